@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Set up Fabula in a local virtual environment and run it — the README's two commands.
+
+    python3 dev.py start   # set up, then start Fabula (prints what to open)
+    python3 dev.py test    # set up, then run every check: ruff, mypy, the whole test suite
+    python3 dev.py bench   # set up, then run the benchmarks
+
+Needs nothing but Python 3.11+. The environment lives in ``.venv`` and is reinstalled only when
+``pyproject.toml`` changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".fabula-installed"
+
+
+def run(*command: str | Path) -> None:
+    print("+", " ".join(str(part) for part in command), flush=True)
+    result = subprocess.run([str(part) for part in command], cwd=ROOT, check=False)
+    if result.returncode:
+        sys.exit(result.returncode)
+
+
+def set_up() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - this script may be started by an older python3
+        sys.exit(f"Fabula needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    if not (BIN / "python").exists():
+        print(f"Creating {VENV} …", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev]")
+    STAMP.write_text(wanted)
+
+
+def main() -> None:
+    command = sys.argv[1] if len(sys.argv) > 1 else "start"
+    extra = sys.argv[2:]
+    set_up()
+    if command == "start":
+        run(BIN / "fabula", "simulate", "--mode", "odyssey", "--players", "6", "--games", "2000", *extra)
+    elif command == "test":
+        run(BIN / "ruff", "check", ".")
+        run(BIN / "ruff", "format", "--check", ".")
+        run(BIN / "mypy")
+        run(BIN / "pytest", "-n", "auto", *extra)
+    elif command == "bench":
+        for script in sorted((ROOT / "benchmarks").glob("*.py")):
+            run(BIN / "python", script, *extra)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Players that are not people."""

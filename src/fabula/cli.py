@@ -1,0 +1,96 @@
+"""The `fabula` command: argument parsing only; the work is in `fabula.commands` and below."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tqdm import tqdm
+
+from fabula.rules import MODES, RulesError
+
+
+def _score(args: argparse.Namespace) -> int:
+    from fabula.commands.score import run
+
+    if args.file in (None, "-"):
+        text = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(args.file, "rb") as handle:
+                text = handle.read()
+        except OSError as error:
+            print(f"error: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+            return 2
+    status, line = run(text)
+    print(line, file=sys.stderr if status else sys.stdout)
+    return status
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from fabula.simulation import simulate
+
+    try:
+        options = json.loads(args.options) if args.options else {}
+    except json.JSONDecodeError as error:
+        print(f"error: --options is not JSON: {error}", file=sys.stderr)
+        return 2
+    if not isinstance(options, dict):
+        print("error: --options must be a JSON object", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("error: --games must be at least 1", file=sys.stderr)
+        return 2
+    # disable=None: a bar only when stderr is a terminal.
+    with tqdm(total=args.games, unit="game", disable=None, leave=False) as bar:
+        try:
+            stats = simulate(args.mode, args.players, args.games, seed=args.seed, options=options, progress=bar.update)
+        except RulesError as error:
+            bar.close()
+            print(f"error: {error.code}: {error.message}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(stats.to_json()))
+        return 0
+    who = "teams" if args.mode == "teams" else "players"
+    print(
+        f"{stats.games} random {stats.mode} games with {stats.players} players "
+        f"in {stats.seconds:.2f} s ({stats.games_per_second:,.0f} games/s)"
+    )
+    print(f"  rounds per game          {stats.rounds_mean:.2f}")
+    print(f"  storyteller scored       {stats.storyteller_scored_rate:.1%} of rounds")
+    print(f"  final score (all {who}) {stats.score_mean:.2f} on average")
+    print(f"  winning score            {stats.winning_score_mean:.2f} on average")
+    print(f"  winners per game         {stats.winners_mean:.3f} (shared victory in {stats.tie_rate:.1%} of games)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fabula", description="A digital table for Dixit Odyssey.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    score = commands.add_parser("score", help="score one round given as JSON (RULES.md format)")
+    score.add_argument("file", nargs="?", help="the round as JSON (default: standard input)")
+    score.set_defaults(run=_score)
+
+    sim = commands.add_parser("simulate", help="play many random games and print statistics")
+    sim.add_argument("--mode", choices=sorted(MODES), default="odyssey")
+    sim.add_argument("--players", type=int, default=6)
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--options", help="options as a JSON object, e.g. '{\"target_score\": 20}'")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(run=_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The `fabula` subcommands, one module each; `fabula.cli` only parses arguments."""

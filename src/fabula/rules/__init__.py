@@ -1,0 +1,51 @@
+"""The rules of Dixit Odyssey as a pure, deterministic engine (no I/O, no clock, no asyncio).
+
+>>> from fabula.rules import Game
+>>> game = Game.new("party", seats=6, seed=42)
+>>> game.mode, game.rules.hand_size, game.phase.value
+('party', 5, 'clue')
+"""
+
+from .actions import Action, BlindClue, PlaceRed, Play, Propose, Tell, Vote, action_from_json
+from .errors import IllegalAction, InvalidSetup, RulesError
+from .events import Event, event_to_json
+from .game import CLUE_MAX, Game, Phase, clean_clue, numbered_deck
+from .modes import MODES, Mode, Ruleset
+from .options import OPTION_NAMES, Options, options_for_mode
+from .results import Outcome, RoundResult
+from .rounds import check_round
+from .scoring import RoundFacts, score_party, score_storytelling, score_teams
+
+__all__ = [
+    "CLUE_MAX",
+    "MODES",
+    "OPTION_NAMES",
+    "Action",
+    "BlindClue",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "InvalidSetup",
+    "Mode",
+    "Options",
+    "Outcome",
+    "Phase",
+    "PlaceRed",
+    "Play",
+    "Propose",
+    "RoundFacts",
+    "RoundResult",
+    "RulesError",
+    "Ruleset",
+    "Tell",
+    "Vote",
+    "action_from_json",
+    "check_round",
+    "clean_clue",
+    "event_to_json",
+    "numbered_deck",
+    "options_for_mode",
+    "score_party",
+    "score_storytelling",
+    "score_teams",
+]

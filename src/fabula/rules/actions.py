@@ -1,0 +1,137 @@
+"""What a seat can do: small values (treat them as immutable), one type per kind of move.
+
+Slots are numbered 1..n as on the table; cards are the deck's card ids.
+
+>>> Vote(seat=4, slots=(2, 5)).to_json()
+{'type': 'vote', 'seat': 4, 'slots': [2, 5]}
+>>> action_from_json({"type": "play", "seat": 1, "cards": ["c07"]})
+Play(seat=1, cards=('c07',))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalAction
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Tell:
+    """The storyteller chooses a card from the hand and gives a clue.
+
+    In `Game.legal_actions` the clue is ``None`` (any clue will do): fill it with `with_clue`.
+    """
+
+    seat: int
+    card: str
+    clue: str | None
+
+    def with_clue(self, clue: str) -> Tell:
+        return Tell(self.seat, self.card, clue)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "tell", "seat": self.seat, "card": self.card, "clue": self.clue}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class BlindClue:
+    """Party: the storyteller gives the clue before looking at the hand."""
+
+    seat: int
+    clue: str | None
+
+    def with_clue(self, clue: str) -> BlindClue:
+        return BlindClue(self.seat, clue)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "blind_clue", "seat": self.seat, "clue": self.clue}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Play:
+    """Put one card (two in a 3-player game) face down for the clue; replaces an earlier play."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "play", "seat": self.seat, "cards": list(self.cards)}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Propose:
+    """Teams: offer to play this card for the team; the teammate sees an offer, never the card."""
+
+    seat: int
+    card: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "propose", "seat": self.seat, "card": self.card}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Vote:
+    """Put voting tokens on slots: one, or with two tokens (7+ players) one or two."""
+
+    seat: int
+    slots: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "vote", "seat": self.seat, "slots": list(self.slots)}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class PlaceRed:
+    """Party: the storyteller puts the red token on a slot."""
+
+    seat: int
+    slot: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "red", "seat": self.seat, "slot": self.slot}
+
+
+Action = Tell | BlindClue | Play | Propose | Vote | PlaceRed
+
+
+def _integer(obj: dict[str, Any], key: str) -> int:
+    value = obj.get(key)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise IllegalAction("malformed", f"{key!r} must be an integer; got {value!r}.")
+
+
+def _text(obj: dict[str, Any], key: str) -> str:
+    value = obj.get(key)
+    if isinstance(value, str):
+        return value
+    raise IllegalAction("malformed", f"{key!r} must be a string; got {value!r}.")
+
+
+def _list(obj: dict[str, Any], key: str, kind: type) -> tuple[Any, ...]:
+    value = obj.get(key)
+    if isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    raise IllegalAction("malformed", f"{key!r} must be a list of {kind.__name__}; got {value!r}.")
+
+
+def action_from_json(obj: Any) -> Action:
+    """Decode an action written by ``to_json``; raise `IllegalAction` (``malformed``) otherwise."""
+    if not isinstance(obj, dict):
+        raise IllegalAction("malformed", f"An action is a JSON object; got {obj!r}.")
+    kind = obj.get("type")
+    seat = _integer(obj, "seat")
+    if kind == "tell":
+        return Tell(seat, _text(obj, "card"), _text(obj, "clue"))
+    if kind == "blind_clue":
+        return BlindClue(seat, _text(obj, "clue"))
+    if kind == "play":
+        return Play(seat, _list(obj, "cards", str))
+    if kind == "propose":
+        return Propose(seat, _text(obj, "card"))
+    if kind == "vote":
+        return Vote(seat, _list(obj, "slots", int))
+    if kind == "red":
+        return PlaceRed(seat, _integer(obj, "slot"))
+    raise IllegalAction("malformed", f"Unknown action type {kind!r}.")

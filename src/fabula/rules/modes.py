@@ -1,0 +1,192 @@
+"""Modes as data, and the `Ruleset` a mode becomes at one seat count with one set of options.
+
+A mode says how big a hand is, who plays and votes, how many tokens a voter has, what happens to
+hands between turns, and which scoring function counts the points. Everything the game engine
+decides by mode goes through here, so a house rule touches one place.
+
+>>> rules = Ruleset.create("odyssey", 8)
+>>> rules.hand_size, rules.cards_per_player, rules.tokens
+(6, 1, 2)
+>>> Ruleset.create("odyssey", 3).cards_per_player
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalAction, InvalidSetup
+from .options import Options
+from .scoring import RoundFacts, score_party, score_storytelling, score_teams
+
+ScoreFunction = Callable[["RoundFacts[Any]", "Ruleset"], dict[Any, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """The fixed rules of one way to play."""
+
+    name: str
+    summary: str
+    seat_counts: tuple[int, ...]
+    hand_size: int
+    score: ScoreFunction
+    #: at exactly this seat count the 3-player variant applies: hand + 1, two cards per player
+    small_table: int | None = None
+    #: from this seat count on, each voter has two tokens
+    two_tokens_from: int | None = None
+    #: party: the storyteller gives the clue unseen, then plays and votes like everyone
+    clue_before_hand: bool = False
+    red_token: bool = False
+    pass_hands_left: bool = False
+    #: teams: seat s and seat s + N/2 form a team
+    paired: bool = False
+
+    def seat_problem(self, seats: int) -> str | None:
+        if seats in self.seat_counts:
+            return None
+        counts = self.seat_counts
+        if counts == tuple(range(counts[0], counts[-1] + 1)):
+            allowed = f"{counts[0]} to {counts[-1]} players"
+        else:
+            allowed = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]} players"
+        return f"Mode {self.name!r} is for {allowed}; {seats} seats were asked for."
+
+
+MODES: Mapping[str, Mode] = {
+    mode.name: mode
+    for mode in (
+        Mode(
+            name="odyssey",
+            summary="The basic game for 3–12: find the storyteller's card, but not everyone may.",
+            seat_counts=tuple(range(3, 13)),
+            hand_size=6,
+            score=score_storytelling,
+            small_table=3,
+            two_tokens_from=7,
+        ),
+        Mode(
+            name="party",
+            summary="6–12: the storyteller speaks before looking; vote with the crowd, dodge the red token.",
+            seat_counts=tuple(range(6, 13)),
+            hand_size=5,
+            score=score_party,
+            clue_before_hand=True,
+            red_token=True,
+            pass_hands_left=True,
+        ),
+        Mode(
+            name="teams",
+            summary="6, 8, 10 or 12 in pairs sitting opposite: one partner plays, the other votes.",
+            seat_counts=(6, 8, 10, 12),
+            hand_size=4,
+            score=score_teams,
+            paired=True,
+        ),
+        Mode(
+            name="classic",
+            summary="Classic Dixit for 3–6: no cap on decoy votes, ends when the deck runs out.",
+            seat_counts=tuple(range(3, 7)),
+            hand_size=6,
+            score=score_storytelling,
+            small_table=3,
+        ),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A mode at one seat count with its options: every rule the engine and scorer consult."""
+
+    mode: Mode
+    seats: int
+    options: Options
+    hand_size: int
+    #: cards each non-storyteller puts on the table
+    cards_per_player: int
+    #: voting tokens per voter
+    tokens: int
+    #: teams mode: the pairs, and each seat's team index
+    teams: tuple[tuple[int, int], ...] | None
+    team_of: tuple[int, ...] | None
+
+    @classmethod
+    def create(cls, mode: str, seats: int, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """Check the seat count and options for ``mode``; raise `InvalidSetup` with the reason."""
+        found = MODES.get(mode)
+        if found is None:
+            raise InvalidSetup("unknown_mode", f"Unknown mode {mode!r}; modes: {', '.join(MODES)}.")
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise InvalidSetup("bad_seats", f"The seat count must be an integer; got {seats!r}.")
+        problem = found.seat_problem(seats)
+        if problem:
+            raise InvalidSetup("bad_seat_count", problem)
+        resolved = Options.resolve(mode, seats, options or {})
+        small = seats == found.small_table
+        teams = team_of = None
+        if found.paired:
+            half = seats // 2
+            teams = tuple((s, s + half) for s in range(half))
+            team_of = tuple(s % half for s in range(seats))
+        two_tokens = found.two_tokens_from is not None and seats >= found.two_tokens_from
+        return cls(
+            mode=found,
+            seats=seats,
+            options=resolved,
+            hand_size=found.hand_size + (1 if small else 0),
+            cards_per_player=2 if small else 1,
+            tokens=2 if two_tokens else 1,
+            teams=teams,
+            team_of=team_of,
+        )
+
+    @property
+    def table_size(self) -> int:
+        """How many cards lie on the table each turn."""
+        if self.mode.paired:
+            return self.seats // 2 + 1
+        if self.mode.clue_before_hand:
+            return self.seats
+        return 1 + (self.seats - 1) * self.cards_per_player
+
+    @property
+    def cards_needed(self) -> int:
+        """The smallest deck this game can be played with: every hand plus one table."""
+        return self.seats * self.hand_size + self.table_size
+
+    def teammate(self, seat: int) -> int:
+        assert self.team_of is not None
+        return (seat + self.seats // 2) % self.seats
+
+    def cards_to_play(self, seat: int, storyteller: int) -> int:
+        """How many cards ``seat`` puts on the table in the play phase (0: it does not play)."""
+        if self.mode.clue_before_hand:
+            return 1
+        if seat == storyteller:
+            return 0
+        return self.cards_per_player
+
+    def may_vote_for(self, voter: int, owner: int) -> bool:
+        """Whether a token of ``voter`` may go on a card of ``owner``."""
+        if self.mode.clue_before_hand:
+            return True
+        if self.team_of is not None:
+            return self.team_of[voter] != self.team_of[owner] or (self.options.team_vote_own_card and voter != owner)
+        return voter != owner
+
+    def check_vote(self, voter: int, cards: tuple[str, ...], owner_of: Mapping[str, int]) -> None:
+        """Raise `IllegalAction` unless ``voter`` may put tokens on exactly these cards."""
+        if not 1 <= len(cards) <= self.tokens:
+            wanted = "one token" if self.tokens == 1 else "one or two tokens"
+            raise IllegalAction("wrong_token_count", f"Vote with {wanted}; got {len(cards)}.")
+        if len(cards) == 2 and cards[0] == cards[1] and not self.options.second_token_same_slot:
+            raise IllegalAction("same_slot", "The second token must go on a different card.")
+        for card in cards:
+            owner = owner_of[card]
+            if not self.may_vote_for(voter, owner):
+                if owner == voter:
+                    raise IllegalAction("own_card", "You cannot vote for your own card.")
+                raise IllegalAction("teammate_card", "You cannot vote for your teammate's card.")

@@ -1,0 +1,90 @@
+"""What a finished round and a finished game leave behind: public once they exist."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One revealed round, everything the table sees at the reveal.
+
+    Per-seat tuples are indexed by seat; per-slot tuples by slot - 1.
+    """
+
+    round: int
+    storyteller: int
+    clue: str
+    storyteller_card: str
+    #: the card in each slot
+    table: tuple[str, ...]
+    #: the owner of each slot's card
+    owners: tuple[int, ...]
+    #: the slots each seat's tokens went on (empty for a seat that did not vote)
+    votes: tuple[tuple[int, ...], ...]
+    #: party: the slot under the red token
+    red: int | None
+    voters: tuple[int, ...]
+    #: the voters who found the storyteller's card
+    finders: tuple[int, ...]
+    #: points gained this round, by seat (in teams, each member shows the team's points)
+    points: tuple[int, ...]
+    #: scores after the round
+    scores: tuple[int, ...]
+    #: whether the storyteller (or their team) scored as storyteller this round
+    storyteller_scored: bool
+
+    def slot_of(self, card: str) -> int:
+        return self.table.index(card) + 1
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> RoundResult:
+        return cls(
+            round=obj["round"],
+            storyteller=obj["storyteller"],
+            clue=obj["clue"],
+            storyteller_card=obj["storyteller_card"],
+            table=tuple(obj["table"]),
+            owners=tuple(obj["owners"]),
+            votes=tuple(tuple(v) for v in obj["votes"]),
+            red=obj["red"],
+            voters=tuple(obj["voters"]),
+            finders=tuple(obj["finders"]),
+            points=tuple(obj["points"]),
+            scores=tuple(obj["scores"]),
+            storyteller_scored=obj["storyteller_scored"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: everyone tied for the most points wins.
+
+    >>> Outcome(winners=(0, 2), scores=(31, 20, 31), winning_teams=None).is_tie
+    True
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    #: teams mode: the winning team indices
+    winning_teams: tuple[int, ...] | None
+
+    @property
+    def is_tie(self) -> bool:
+        return len(self.winning_teams if self.winning_teams is not None else self.winners) > 1
+
+    @property
+    def winning_score(self) -> int:
+        return max(self.scores)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Outcome:
+        teams = obj["winning_teams"]
+        return cls(tuple(obj["winners"]), tuple(obj["scores"]), None if teams is None else tuple(teams))

@@ -1,0 +1,115 @@
+"""Checking one whole round given as facts — what `fabula score` needs before it scores.
+
+A live `Game` checks each action as it comes; a round handed over all at once is checked here,
+against the same `Ruleset` predicates, and each refusal names the rule it breaks.
+
+>>> from fabula.rules.modes import Ruleset
+>>> facts = RoundFacts(seats=(0, 1, 2), storyteller=0, played={0: ("a",), 1: ("b", "c"), 2: ("d", "e")},
+...                    votes={1: ("b",), 2: ("a",)})
+>>> try:
+...     check_round(facts, Ruleset.create("odyssey", 3), names=("anna", "ben", "carla"))
+... except IllegalAction as refused:
+...     print(refused.code)
+own_card
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IllegalAction
+from .modes import Ruleset
+from .scoring import RoundFacts
+
+
+def check_round(facts: RoundFacts[int], rules: Ruleset, names: Sequence[str] | None = None) -> None:
+    """Raise `IllegalAction` unless ``facts`` is a complete, legal round under ``rules``.
+
+    Seats are ``0..N-1``; in teams mode the pairs must be ``rules.teams``. ``names`` label the
+    seats in messages.
+    """
+    label = names or [f"seat {s}" for s in range(rules.seats)]
+    seats, storyteller = range(rules.seats), facts.storyteller
+    mode = rules.mode
+
+    # Who must have played how many cards.
+    for seat in facts.played:
+        if seat not in seats:
+            raise IllegalAction("unknown_seat", f"Cards played by {seat!r}, who is not at the table.")
+    wanted: dict[int, int] = {}
+    if mode.paired:
+        mate = rules.teammate(storyteller)
+        wanted = {storyteller: 1, mate: 1}
+        for first, second in rules.teams or ():
+            if storyteller in (first, second):
+                continue
+            playing = [s for s in (first, second) if facts.played.get(s)]
+            if len(playing) != 1:
+                raise IllegalAction(
+                    "wrong_card_count",
+                    f"Exactly one of {label[first]} and {label[second]} plays a card "
+                    f"(one card per team; the other member votes).",
+                )
+            wanted[playing[0]] = 1
+    else:
+        for seat in seats:
+            wanted[seat] = 1 if seat == storyteller else rules.cards_to_play(seat, storyteller)
+    for seat in seats:
+        count = len(facts.played.get(seat, ()))
+        if count != wanted.get(seat, 0):
+            need = wanted.get(seat, 0)
+            role = "the storyteller" if seat == storyteller else label[seat]
+            raise IllegalAction(
+                "wrong_card_count",
+                f"{label[seat]} played {count} card(s); {role} plays {need} in {mode.name} with {rules.seats} players.",
+            )
+    owner_of: dict[str, int] = {}
+    for seat, cards in facts.played.items():
+        for card in cards:
+            if card in owner_of:
+                raise IllegalAction("duplicate_card", f"Card {card!r} is on the table twice.")
+            owner_of[card] = seat
+
+    # Who votes, with which tokens.
+    if mode.clue_before_hand:
+        voters = set(seats)
+    elif mode.paired:
+        voters = {s for s in seats if s not in wanted}
+    else:
+        voters = set(seats) - {storyteller}
+    for seat in facts.votes:
+        if seat not in seats:
+            raise IllegalAction("unknown_seat", f"A vote by {seat!r}, who is not at the table.")
+        if seat not in voters:
+            if seat == storyteller:
+                raise IllegalAction(
+                    "storyteller_votes", f"The storyteller ({label[seat]}) does not vote in {mode.name}."
+                )
+            raise IllegalAction("not_a_voter", f"{label[seat]} played a card this turn, so does not vote.")
+    for seat in sorted(voters):
+        if seat not in facts.votes:
+            raise IllegalAction("missing_vote", f"{label[seat]} has not voted; every voter votes.")
+        tokens = facts.votes[seat]
+        for card in tokens:
+            if card not in owner_of:
+                raise IllegalAction("unknown_card", f"{label[seat]} voted for {card!r}, which is not on the table.")
+        if len(tokens) == 2 and rules.tokens == 1:
+            raise IllegalAction(
+                "wrong_token_count",
+                f"{label[seat]} used two tokens; voters have two tokens only with 7 or more players in odyssey.",
+            )
+        try:
+            rules.check_vote(seat, tokens, owner_of)
+        except IllegalAction as refused:
+            raise IllegalAction(refused.code, f"{label[seat]}: {refused.message}") from None
+
+    # The red token.
+    if mode.red_token:
+        if facts.red is None:
+            raise IllegalAction("red_required", "In party mode the storyteller places the red token on a card.")
+        if facts.red not in owner_of:
+            raise IllegalAction("unknown_card", f"The red token is on {facts.red!r}, which is not on the table.")
+        if rules.options.party_red_target == "not_own_card" and owner_of[facts.red] == storyteller:
+            raise IllegalAction("own_card", "The red token cannot go on the storyteller's own card (party_red_target).")
+    elif facts.red is not None:
+        raise IllegalAction("no_red_token", f"Only party mode has a red token; {mode.name} does not.")

@@ -1,0 +1,79 @@
+"""The one place where a game's secrets are stripped: what one seat, or a spectator, may see.
+
+A view holds the seat's own hand and moves, the public table, who has acted (never what), the
+scores, and the last round's full result. Before the reveal it names no card's owner (except the
+seat's own cards) and no vote (except the seat's own).
+
+>>> from fabula.rules import Game
+>>> game = Game.new("odyssey", seats=4, seed=3)
+>>> spectator = game.view(None)
+>>> spectator["hand"] is None and spectator["phase"] == "clue"
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator, who sees only what is public)."""
+    from .game import Phase
+
+    rules = game.rules
+    phase = game.phase
+    storyteller = game.storyteller
+    plays, votes = game._plays, game._votes
+    if seat is not None and not (type(seat) is int and 0 <= seat < rules.seats):
+        raise ValueError(f"no seat {seat!r}")
+
+    if phase is Phase.PLAY:
+        if rules.team_of is not None:
+            acted = [s for s in range(rules.seats) if s != storyteller and plays[s] is not None]
+        else:
+            acted = [s for s in range(rules.seats) if plays[s] is not None and game._cards_to_play(s)]
+    elif phase is Phase.VOTE:
+        acted = [s for s in game.voters if votes[s] is not None]
+    else:
+        acted = []
+
+    hand_hidden = rules.mode.clue_before_hand and phase is Phase.CLUE and seat == storyteller
+    view: dict[str, Any] = {
+        "mode": rules.mode.name,
+        "seats": rules.seats,
+        "seat": seat,
+        "options": rules.options.to_json(rules.mode.name),
+        "teams": None if rules.teams is None else [list(pair) for pair in rules.teams],
+        "round": game.round,
+        "phase": phase.value,
+        "storyteller": storyteller,
+        "awaiting": list(game.awaiting),
+        "acted": acted,
+        "clue": game.clue,
+        "hand": None if seat is None or hand_hidden else list(game._hands[seat]),
+        "hand_hidden": hand_hidden,
+        "cards_to_play": 0 if seat is None or phase is not Phase.PLAY else game._cards_to_play(seat),
+        "tokens": rules.tokens,
+        "my_cards": [] if seat is None else list(plays[seat] or ()),
+        "table": [
+            {"slot": i + 1, "card": card, "yours": seat is not None and owner == seat}
+            for i, (card, owner) in enumerate(zip(game._table, game._owners, strict=True))
+        ],
+        "voters": list(game.voters),
+        "my_vote": [] if seat is None else list(votes[seat] or ()),
+        "scores": list(game.scores),
+        "draw_pile": game.draw_pile_size,
+        "discard_pile": game.discard_size,
+        "last_round": None if game.last_result is None else game.last_result.to_json(),
+        "outcome": None if game.outcome is None else game.outcome.to_json(),
+    }
+    if rules.mode.red_token:
+        view["red_token_placed"] = game._red is not None
+        view["my_red"] = game._red if seat == storyteller else None
+    if rules.team_of is not None:
+        view["my_proposal"] = None if seat is None else game._proposals[seat]
+        view["teammate_proposed"] = seat is not None and game._proposals[rules.teammate(seat)] is not None
+    return view
