@@ -15,6 +15,7 @@ import os
 import platform
 import random
 import time
+from typing import Any
 
 from fabula.bots.random_player import play_random_game
 from fabula.rules import MODES, Game
@@ -48,7 +49,7 @@ def main() -> None:
     tables = [("odyssey", 6)] if args.quick else TABLES
     seconds = 1.0 if args.quick else args.seconds
     play_random_game(Game.new("odyssey", 6, seed=0), random.Random(0))  # warm up imports and caches
-    rows = []
+    rows: list[dict[str, Any]] = []
     for mode, seats in tables:
         rate, rounds, games = games_per_second(mode, seats, seconds)
         rows.append(

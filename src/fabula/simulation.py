@@ -46,7 +46,7 @@ def simulate(
     *,
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> SimulationStats:
     """Play ``games`` games with random legal players; ``progress`` is told after each game."""
     rng = random.Random(seed)

@@ -236,6 +236,20 @@ class Game:
         return self._table
 
     @property
+    def draw_pile(self) -> tuple[str, ...]:
+        """The draw pile, top card last (hidden information: never for a client)."""
+        return tuple(self._pile)
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return tuple(self._discard)
+
+    @property
+    def owners(self) -> tuple[int, ...]:
+        """The owner of each slot's card (hidden until the reveal: never for a client)."""
+        return self._owners
+
+    @property
     def draw_pile_size(self) -> int:
         return len(self._pile)
 

@@ -6,6 +6,13 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 
+def _lists(value: Any) -> Any:
+    """Tuples (at any depth) as lists: the JSON shape."""
+    if isinstance(value, tuple | list):
+        return [_lists(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """One revealed round, everything the table sees at the reveal.
@@ -39,7 +46,7 @@ class RoundResult:
         return self.table.index(card) + 1
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: _lists(value) for name, value in asdict(self).items()}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> RoundResult:
@@ -82,7 +89,7 @@ class Outcome:
         return max(self.scores)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: _lists(value) for name, value in asdict(self).items()}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Outcome:

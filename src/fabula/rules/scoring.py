@@ -53,13 +53,6 @@ class RoundFacts(Generic[P]):
         return {card: seat for seat, cards in self.played.items() for card in cards}
 
 
-def found_card(tokens: tuple[str, ...], card: str, found_if: str) -> bool:
-    """Whether a voter with these tokens found ``card`` (any token on it, or every token)."""
-    if found_if == "all_tokens":
-        return all(token == card for token in tokens)
-    return card in tokens
-
-
 def finders(facts: RoundFacts[P], rules: Ruleset) -> list[P]:
     """The voters who found the storyteller's card, in seat order."""
     card, votes = facts.storyteller_card, facts.votes
