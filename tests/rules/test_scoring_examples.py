@@ -44,19 +44,19 @@ def _tokens(votes: Votes) -> dict[int, tuple[str, ...]]:
     return {voter: tuple(tokens.split()) for voter, tokens in votes.items()}
 
 
-def storytelling_round(seats: int, votes: Votes, *, storyteller: int = 0) -> RoundFacts[int]:
+def storytelling_round(seats: int, votes: Votes, *, storyteller: int = 0) -> RoundFacts[int, str]:
     """An `odyssey`/`classic` round: the storyteller plays ``c<st>``; with 3 seats the others play two cards."""
     played = {s: (f"c{s}",) if s == storyteller or seats != 3 else (f"c{s}", f"d{s}") for s in range(seats)}
     return RoundFacts(seats=tuple(range(seats)), storyteller=storyteller, played=played, votes=_tokens(votes))
 
 
-def party_round(seats: int, votes: Votes, red: str | None, *, storyteller: int = 0) -> RoundFacts[int]:
+def party_round(seats: int, votes: Votes, red: str | None, *, storyteller: int = 0) -> RoundFacts[int, str]:
     """A `party` round: everyone, the storyteller included, plays ``c<s>`` and votes."""
     played = {s: (f"c{s}",) for s in range(seats)}
     return RoundFacts(seats=tuple(range(seats)), storyteller=storyteller, played=played, votes=_tokens(votes), red=red)
 
 
-def teams_round(seats: int, players: set[int], votes: Votes, *, storyteller: int = 0) -> RoundFacts[int]:
+def teams_round(seats: int, players: set[int], votes: Votes, *, storyteller: int = 0) -> RoundFacts[int, str]:
     """A `teams` round: the storyteller, the teammate (seat st + N/2) and ``players`` play ``c<s>``."""
     teams = Ruleset.create("teams", seats).teams
     assert teams == tuple((s, s + seats // 2) for s in range(seats // 2))
@@ -67,7 +67,7 @@ def teams_round(seats: int, players: set[int], votes: Votes, *, storyteller: int
     )
 
 
-def score(mode: str, facts: RoundFacts[int], options: Options | None = None) -> list[int]:
+def score(mode: str, facts: RoundFacts[int, str], options: Options | None = None) -> list[int]:
     """Points gained by seat (by team in `teams`), after checking the round is legal."""
     rules = Ruleset.create(mode, len(facts.seats), options)
     check_round(facts, rules)
@@ -75,7 +75,7 @@ def score(mode: str, facts: RoundFacts[int], options: Options | None = None) -> 
     return [points[key] for key in sorted(points)]
 
 
-def refusal(mode: str, facts: RoundFacts[int], options: Options | None = None) -> str:
+def refusal(mode: str, facts: RoundFacts[int, str], options: Options | None = None) -> str:
     """The code `check_round` refuses the round with."""
     rules = Ruleset.create(mode, len(facts.seats), options)
     with pytest.raises(IllegalAction) as refused:

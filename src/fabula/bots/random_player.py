@@ -7,18 +7,24 @@ import random
 from fabula.rules import Action, BlindClue, Game, Phase, Tell
 
 
+_NEEDS_CLUE = frozenset({Tell, BlindClue})
+
+
 def random_action(game: Game, seat: int, rng: random.Random) -> Action:
     """A uniformly random legal action of ``seat``; a clue is a random number."""
-    action = rng.choice(game.legal_actions(seat))
-    if type(action) is Tell or type(action) is BlindClue:
-        return action.with_clue(f"clue {rng.randrange(1000)}")
+    actions = game.legal_actions(seat)
+    # int(random() * n) rather than rng.choice: as uniform for these sizes, and 3x cheaper.
+    action = actions[int(rng.random() * len(actions))]
+    if type(action) in _NEEDS_CLUE:
+        return action.with_clue(f"clue {int(rng.random() * 1000)}")  # type: ignore[union-attr]
     return action
 
 
 def play_random_game(game: Game, rng: random.Random) -> Game:
     """Play ``game`` to its end, each move by a random awaited seat choosing a random action."""
-    while game.phase is not Phase.OVER:
+    over, random, apply = Phase.OVER, rng.random, game.apply
+    while game.phase is not over:
         awaiting = game.awaiting
-        seat = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
-        game.apply(random_action(game, seat, rng))
+        seat = awaiting[0] if len(awaiting) == 1 else awaiting[int(random() * len(awaiting))]
+        apply(random_action(game, seat, rng))
     return game

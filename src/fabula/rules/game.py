@@ -15,7 +15,7 @@ actions give the same game, which is how a server stores a room (`Game.replay`).
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from itertools import combinations
@@ -56,7 +56,12 @@ class Phase(StrEnum):
 
 def numbered_deck(size: int = 84) -> tuple[str, ...]:
     """Card ids ``c01`` … for a game that needs no particular deck."""
-    return tuple(f"c{n:02d}" for n in range(1, size + 1))
+    return tuple([f"c{n:02d}" for n in range(1, size + 1)])
+
+
+_DEFAULT_DECK = numbered_deck()
+#: C0 and C1 control characters (line breaks, tabs, escapes…)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def clean_clue(clue: object) -> str:
@@ -70,7 +75,7 @@ def clean_clue(clue: object) -> str:
         raise IllegalAction("clue_empty", "The clue is empty.")
     if len(text) > CLUE_MAX:
         raise IllegalAction("clue_too_long", f"A clue has at most {CLUE_MAX} characters; this one has {len(text)}.")
-    if any(unicodedata.category(ch) == "Cc" for ch in text):
+    if _CONTROL.search(text):
         raise IllegalAction("clue_invalid", "A clue is one line of text without control characters.")
     return text
 
@@ -81,18 +86,20 @@ class Game:
     __slots__ = (
         "_discard",
         "_hands",
-        "_outstanding",
         "_owner_of",
         "_owners",
         "_pile",
+        "_play_actions",
         "_players",
         "_plays",
         "_proposals",
         "_red",
         "_reshuffles",
         "_table",
+        "_vote_actions",
         "_voters",
         "_votes",
+        "_waiting",
         "clue",
         "deck",
         "last_result",
@@ -120,6 +127,7 @@ class Game:
     _hands: list[list[str]]
     _pile: list[str]
     _discard: list[str]
+    #: the cards each seat put down this turn (they stay in the hand until the table is laid)
     _plays: list[tuple[str, ...] | None]
     _proposals: list[str | None]
     _table: tuple[str, ...]
@@ -130,9 +138,12 @@ class Game:
     _voters: tuple[int, ...]
     #: who may put cards down this turn (in teams: one member of each team will)
     _players: tuple[int, ...]
-    #: moves still missing before the current phase closes
-    _outstanding: int
+    #: the seats whose move the current phase still waits for, in seat order
+    _waiting: list[int]
     _reshuffles: int
+    # Actions are values, so legal_actions hands out the same ones again: per seat, by card/slot.
+    _play_actions: list[dict[str, Play]]
+    _vote_actions: list[list[Vote]]
 
     # ---------------------------------------------------------------- creating
 
@@ -150,11 +161,12 @@ class Game:
         rules = Ruleset.create(mode, seats, options)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise InvalidSetup("bad_seed", f"The seed must be an integer; got {seed!r}.")
-        cards = numbered_deck() if deck is None else tuple(deck)
-        if not all(isinstance(card, str) and card for card in cards):
-            raise InvalidSetup("bad_deck", "Every card id must be a non-empty string.")
-        if len(set(cards)) != len(cards):
-            raise InvalidSetup("bad_deck", "The deck holds the same card id twice.")
+        cards = _DEFAULT_DECK if deck is None else tuple(deck)
+        if cards is not _DEFAULT_DECK:
+            if not all(isinstance(card, str) and card for card in cards):
+                raise InvalidSetup("bad_deck", "Every card id must be a non-empty string.")
+            if len(set(cards)) != len(cards):
+                raise InvalidSetup("bad_deck", "The deck holds the same card id twice.")
         if len(cards) < rules.cards_needed:
             raise InvalidSetup(
                 "deck_too_small",
@@ -165,7 +177,9 @@ class Game:
         game = cls.__new__(cls)
         game.rules, game.seed, game.deck = rules, seed, cards
         pile = shuffled(cards, seed, "deal")
-        game._hands = [[pile.pop() for _ in range(rules.hand_size)] for _ in range(seats)]
+        size = rules.hand_size
+        game._hands = [pile[len(pile) - size * (s + 1) : len(pile) - size * s][::-1] for s in range(seats)]
+        del pile[len(pile) - size * seats :]
         game._pile, game._discard = pile, []
         first = rules.options.first_storyteller
         game.storyteller = below(seats, seed, "first storyteller") if first is None else first
@@ -174,6 +188,7 @@ class Game:
         game.last_result = game.outcome = None
         game.log = []
         game._reshuffles = 0
+        game._clear_caches()
         game._start_turn()
         return game
 
@@ -194,16 +209,20 @@ class Game:
             game.apply(action)
         return game
 
+    def _clear_caches(self) -> None:
+        seats = self.rules.seats
+        self._play_actions = [{} for _ in range(seats)]
+        self._vote_actions = [[] for _ in range(seats)]
+
     def _start_turn(self) -> None:
-        rules = self.rules
-        n = rules.seats
-        self.phase = Phase.CLUE
-        self._outstanding = 1
+        n = self.rules.seats
         storyteller = self.storyteller
-        if rules.mode.clue_before_hand:
+        self.phase = Phase.CLUE
+        self._waiting = [storyteller]
+        if self.rules.mode.clue_before_hand:
             self._players = tuple(range(n))
         else:
-            self._players = tuple(s for s in range(n) if s != storyteller)
+            self._players = (*range(storyteller), *range(storyteller + 1, n))
         self.clue = None
         self._plays = [None] * n
         self._proposals = [None] * n
@@ -267,34 +286,21 @@ class Game:
         """The seats whose move the table is waiting for, in seat order.
 
         In a simultaneous phase a seat that has acted may still change its move, but is no longer
-        awaited. In `teams`, both members of a team that has not played yet are awaited.
+        awaited. In `teams`, both members of a team that has not played yet are awaited; the party
+        storyteller is awaited until both the vote and the red token are down.
         """
-        phase = self.phase
-        if phase is Phase.CLUE:
-            return (self.storyteller,)
-        if phase is Phase.PLAY:
-            plays = self._plays
-            if self.rules.team_of is not None:
-                return tuple(s for s in self._players if not self._team_has_played(s))
-            return tuple(s for s in self._players if plays[s] is None)
-        if phase is Phase.VOTE:
-            votes = self._votes
-            waiting = [s for s in self._voters if votes[s] is None]
-            if self.rules.mode.red_token and self._red is None and self.storyteller not in waiting:
-                waiting.append(self.storyteller)
-                waiting.sort()
-            return tuple(waiting)
-        return ()
+        return tuple(self._waiting)
 
     def _cards_to_play(self, seat: int) -> int:
         """How many cards ``seat`` puts down this turn (0 for a seat that does not play)."""
         return self.rules.cards_per_player if seat in self._players else 0
 
-    def _team_has_played(self, seat: int) -> bool:
-        """Teams: whether ``seat``'s card for this turn is down (by either member, unless the
-        teammate is the storyteller, whose card is not the one asked for)."""
-        mate = self.rules.teammate(seat)
-        return self._plays[seat] is not None or (mate != self.storyteller and self._plays[mate] is not None)
+    def _done(self, seat: int) -> bool:
+        """Take ``seat`` off the waiting list; True if that closes the phase."""
+        waiting = self._waiting
+        if seat in waiting:
+            waiting.remove(seat)
+        return not waiting
 
     # ---------------------------------------------------------------- legal actions
 
@@ -305,22 +311,16 @@ class Game:
         ``with_clue``.
         """
         phase = self.phase
-        if phase is Phase.CLUE:
-            if seat != self.storyteller:
-                return []
-            if self.rules.mode.clue_before_hand:
-                return [BlindClue(seat, None)]
-            return [Tell(seat, card, None) for card in self._hands[seat]]
         if phase is Phase.PLAY:
-            count = self._cards_to_play(seat)
-            if not count:
+            if seat not in self._players:
                 return []
             hand = self._hands[seat]
             actions: list[Action]
-            if count == 1:
-                actions = [Play(seat, (card,)) for card in hand]
+            if self.rules.cards_per_player == 1:
+                plays = self._play_actions[seat]
+                actions = [plays.get(card) or plays.setdefault(card, Play(seat, (card,))) for card in hand]
             else:
-                actions = [Play(seat, pair) for pair in combinations(hand, count)]
+                actions = [Play(seat, pair) for pair in combinations(hand, 2)]
             if self._may_propose(seat):
                 actions.extend(Propose(seat, card) for card in hand)
             return actions
@@ -328,29 +328,39 @@ class Game:
             actions = []
             if seat in self._voters:
                 rules, owners = self.rules, self._owners
+                row = self._vote_actions[seat] or self._vote_row(seat)
                 if rules.mode.clue_before_hand:
-                    slots = list(range(1, len(owners) + 1))
+                    actions = list(row)
                 elif rules.team_of is None:
-                    slots = [i for i, owner in enumerate(owners, 1) if owner != seat]
+                    actions = [row[i] for i, owner in enumerate(owners) if owner != seat]
                 else:
+                    actions = [row[i] for i, owner in enumerate(owners) if rules.may_vote_for(seat, owner)]
+                if rules.tokens == 2:
                     slots = [i for i, owner in enumerate(owners, 1) if rules.may_vote_for(seat, owner)]
-                actions = [Vote(seat, (slot,)) for slot in slots]
-                if self.rules.tokens == 2:
                     actions.extend(Vote(seat, pair) for pair in combinations(slots, 2))
-                    if self.rules.options.second_token_same_slot:
+                    if rules.options.second_token_same_slot:
                         actions.extend(Vote(seat, (slot, slot)) for slot in slots)
-            if self.rules.mode.red_token and seat == self.storyteller:
+            if seat == self.storyteller and self.rules.mode.red_token:
                 actions.extend(PlaceRed(seat, slot) for slot in self._red_slots())
             return actions
+        if phase is Phase.CLUE and seat == self.storyteller:
+            if self.rules.mode.clue_before_hand:
+                return [BlindClue(seat, None)]
+            return [Tell(seat, card, None) for card in self._hands[seat]]
         return []
 
+    def _vote_row(self, seat: int) -> list[Vote]:
+        """``seat``'s one-token votes, one per slot (the table size is the same every turn)."""
+        row = self._vote_actions[seat] = [Vote(seat, (slot,)) for slot in range(1, self.rules.table_size + 1)]
+        return row
+
     def _may_propose(self, seat: int) -> bool:
-        rules = self.rules
-        return rules.team_of is not None and rules.team_of[seat] != rules.team_of[self.storyteller]
+        team_of = self.rules.team_of
+        return team_of is not None and team_of[seat] != team_of[self.storyteller]
 
     def _red_slots(self) -> list[int]:
         if self.rules.options.party_red_target == "not_own_card":
-            return [i + 1 for i, owner in enumerate(self._owners) if owner != self.storyteller]
+            return [i for i, owner in enumerate(self._owners, 1) if owner != self.storyteller]
         return list(range(1, len(self._table) + 1))
 
     # ---------------------------------------------------------------- applying
@@ -358,11 +368,11 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action`` and return what happened; raise `IllegalAction` and change nothing
         if it is not allowed now."""
-        if self.phase is Phase.OVER:
-            raise IllegalAction("game_over", "The game is over.")
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction("malformed", f"Not an action: {action!r}.")
+        if self.phase is Phase.OVER:
+            raise IllegalAction("game_over", "The game is over.")
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
             raise IllegalAction("bad_seat", f"There is no seat {seat!r} at this table.")
@@ -409,8 +419,7 @@ class Game:
     def _clue_given(self, seat: int, clue: str) -> list[Event]:
         self.clue = clue
         self.phase = Phase.PLAY
-        # In teams one card per team is missing (the storyteller's teammate's included).
-        self._outstanding = self.seats // 2 if self.rules.team_of is not None else len(self._players)
+        self._waiting = list(self._players)
         return [ClueGiven(seat, clue)]
 
     def _apply_play(self, action: Play) -> list[Event]:
@@ -429,19 +438,19 @@ class Game:
         if count > 1 and len(set(cards)) != count:
             raise IllegalAction("duplicate_card", "Play two different cards.")
         plays = self._plays
-        first = plays[seat] is None
+        changed = plays[seat] is not None
+        plays[seat] = cards
         if self.rules.team_of is not None:
             mate = self.rules.teammate(seat)
-            if mate != self.storyteller and plays[mate] is not None:
-                # The team changes its mind about who plays: one card per team on the table.
-                plays[mate] = None
-                first = False
-        plays[seat] = cards
-        if first:
-            self._outstanding -= 1
-            if not self._outstanding:
-                return [Played(seat, False), self._lay_table()]
-        return [Played(seat, not first)]
+            if mate != self.storyteller:
+                if plays[mate] is not None:
+                    # The team changes its mind about who plays: one card per team on the table.
+                    plays[mate] = None
+                    changed = True
+                self._done(mate)
+        if self._done(seat):
+            return [Played(seat, changed), self._lay_table()]
+        return [Played(seat, changed)]
 
     def _apply_propose(self, action: Propose) -> list[Event]:
         seat = action.seat
@@ -463,24 +472,24 @@ class Game:
             self.seed,
             f"table/{self.round}",
         )
-        self._table = tuple([card for card, _ in placed])
+        self._table = table = tuple([card for card, _ in placed])
         self._owners = tuple([seat for _, seat in placed])
         self._owner_of = dict(placed)
         for card, seat in placed:
             hands[seat].remove(card)
-        if rules.mode.clue_before_hand:
-            voters = self._players
-        elif rules.team_of is not None:
-            storyteller_team = rules.team_of[storyteller]
-            voters = tuple(s for s in self._players if plays[s] is None and rules.team_of[s] != storyteller_team)
-        else:
-            voters = self._players
-        self._voters = voters
-        self._outstanding = len(voters) + (1 if rules.mode.red_token else 0)
         if rules.team_of is not None:
+            storyteller_team = rules.team_of[storyteller]
+            self._voters = tuple(
+                [s for s in self._players if plays[s] is None and rules.team_of[s] != storyteller_team]
+            )
             self._proposals = [None] * rules.seats
+        else:
+            self._voters = self._players
+        self._waiting = list(self._voters)
+        if rules.mode.red_token and storyteller not in self._waiting:
+            self._waiting = sorted([*self._waiting, storyteller])
         self.phase = Phase.VOTE
-        return TableLaid(self._table)
+        return TableLaid(table)
 
     def _apply_vote(self, action: Vote) -> list[Event]:
         seat, slots = action.seat, action.slots
@@ -492,15 +501,24 @@ class Game:
             raise IllegalAction("not_your_turn", "You do not vote this turn.")
         if type(slots) is not tuple:
             raise IllegalAction("malformed", "Slots must be a tuple of slot numbers.")
-        table = self._table
-        size = len(table)
+        size = len(self._table)
         for slot in slots:
             if type(slot) is not int or not 0 < slot <= size:
                 raise self._bad_slot(slot)
-        self.rules.check_vote(seat, tuple([table[slot - 1] for slot in slots]), self._owner_of)
-        first = self._votes[seat] is None
+        rules = self.rules
+        if len(slots) == 1 and rules.team_of is None and not rules.mode.clue_before_hand:
+            # The common case, checked inline: one token, not on your own card.
+            if self._owners[slots[0] - 1] == seat:
+                raise IllegalAction("own_card", "You cannot vote for your own card.")
+        else:
+            rules.check_vote(seat, tuple([self._table[slot - 1] for slot in slots]), self._owner_of)
+        changed = self._votes[seat] is not None
         self._votes[seat] = slots if len(slots) == 1 else tuple(sorted(slots))
-        return self._after_vote(Voted(seat, not first), first)
+        if seat == self.storyteller and self._red is None:
+            return [Voted(seat, changed)]  # the red token is still to come
+        if self._done(seat):
+            return [Voted(seat, changed), *self._end_turn()]
+        return [Voted(seat, changed)]
 
     def _apply_red(self, action: PlaceRed) -> list[Event]:
         seat, slot = action.seat, action.slot
@@ -514,33 +532,32 @@ class Game:
             raise self._bad_slot(slot)
         if slot not in self._red_slots():
             raise IllegalAction("own_card", "The red token cannot go on your own card (party_red_target).")
-        first = self._red is None
+        changed = self._red is not None
         self._red = slot
-        return self._after_vote(RedPlaced(seat, not first), first)
-
-    def _after_vote(self, event: Event, first: bool) -> list[Event]:
-        if first:
-            self._outstanding -= 1
-            if not self._outstanding:
-                return [event, *self._end_turn()]
-        return [event]
+        if self._votes[seat] is None:
+            return [RedPlaced(seat, changed)]  # the storyteller's own vote is still to come
+        if self._done(seat):
+            return [RedPlaced(seat, changed), *self._end_turn()]
+        return [RedPlaced(seat, changed)]
 
     # ---------------------------------------------------------------- end of turn
 
     def _end_turn(self) -> list[Event]:
-        rules, storyteller, table = self.rules, self.storyteller, self._table
-        plays = self._plays
+        rules, storyteller, table, scores = self.rules, self.storyteller, self._table, self.scores
+        # Scored by slot number: the slots name the cards as well as their ids do.
+        played: dict[int, tuple[int, ...]] = {}
+        for slot, owner in enumerate(self._owners, 1):
+            played[owner] = (*played.get(owner, ()), slot)
         facts = RoundFacts(
-            seats=tuple(range(rules.seats)),
+            seats=rules.seat_order,
             storyteller=storyteller,
-            played={s: cards for s, cards in enumerate(plays) if cards is not None},
-            votes={s: tuple([table[slot - 1] for slot in slots]) for s, slots in enumerate(self._votes) if slots},
-            red=None if self._red is None else table[self._red - 1],
+            played=played,
+            votes={s: slots for s, slots in enumerate(self._votes) if slots},
+            red=self._red,
             teams=rules.teams,
         )
         gained = rules.mode.score(facts, rules)
         points = [gained[team] for team in rules.team_of] if rules.team_of is not None else list(gained.values())
-        scores = self.scores
         for seat, p in enumerate(points):
             scores[seat] += p
         found = finders(facts, rules)
@@ -548,11 +565,11 @@ class Game:
             storyteller_scored = points[storyteller] > 0
         else:
             storyteller_scored = 0 < len(found) < len(self._voters)
-        result = RoundResult(
+        self.last_result = result = RoundResult(
             round=self.round,
             storyteller=storyteller,
             clue=self.clue or "",
-            storyteller_card=facts.storyteller_card,
+            storyteller_card=table[facts.storyteller_card - 1],
             table=table,
             owners=self._owners,
             votes=tuple([v or () for v in self._votes]),
@@ -563,7 +580,6 @@ class Game:
             scores=tuple(scores),
             storyteller_scored=storyteller_scored,
         )
-        self.last_result = result
         events: list[Event] = [RoundScored(result)]
         self._discard.extend(table)
         self._refill(events)
@@ -575,7 +591,7 @@ class Game:
         ):
             self._start_turn()
             self.phase = Phase.OVER
-            self._outstanding = 0
+            self._waiting = []
             self.outcome = self._outcome()
             events.append(GameEnded(self.outcome))
         else:
@@ -588,7 +604,7 @@ class Game:
     def _refill(self, events: list[Event]) -> None:
         """Refill every hand to the hand size, clockwise from the storyteller; party hands move left."""
         rules, hands, size, seats = self.rules, self._hands, self.rules.hand_size, self.rules.seats
-        needed = sum(size - len(hand) for hand in hands)
+        needed = size * seats - sum(map(len, hands))
         if needed > len(self._pile) and not rules.options.end_on_empty_deck and self._discard:
             fresh = shuffled(self._discard, self.seed, f"reshuffle/{self._reshuffles}")
             self._reshuffles += 1
@@ -597,12 +613,11 @@ class Game:
             self._discard = []
             events.append(DeckReshuffled(len(fresh)))
         pile = self._pile
-        for i in range(seats):
-            hand = hands[(self.storyteller + i) % seats]
-            missing = min(size - len(hand), len(pile))
-            if missing > 0:
-                hand.extend(pile[-missing:][::-1])
-                del pile[-missing:]
+        storyteller = self.storyteller
+        for seat in (*range(storyteller, seats), *range(storyteller)):
+            hand = hands[seat]
+            for _ in range(min(size - len(hand), len(pile))):
+                hand.append(pile.pop())
         if rules.mode.pass_hands_left:
             self._hands = [hands[seat - 1] for seat in range(seats)]
             events.append(HandsPassed())
@@ -637,8 +652,9 @@ class Game:
         other._plays, other._proposals = list(self._plays), list(self._proposals)
         other._table, other._owners, other._owner_of = self._table, self._owners, dict(self._owner_of)
         other._votes, other._red, other._voters = list(self._votes), self._red, self._voters
-        other._players, other._outstanding = self._players, self._outstanding
+        other._players, other._waiting = self._players, list(self._waiting)
         other._reshuffles = self._reshuffles
+        other._play_actions, other._vote_actions = self._play_actions, self._vote_actions
         return other
 
     def to_json(self) -> dict[str, Any]:
@@ -667,7 +683,7 @@ class Game:
             "red": self._red,
             "voters": list(self._voters),
             "players": list(self._players),
-            "outstanding": self._outstanding,
+            "waiting": list(self._waiting),
             "reshuffles": self._reshuffles,
             "last_result": None if self.last_result is None else self.last_result.to_json(),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
@@ -693,12 +709,13 @@ class Game:
         game._owner_of = dict(zip(game._table, game._owners, strict=True))
         game._votes = [None if slots is None else tuple(slots) for slots in state["votes"]]
         game._red, game._voters = state["red"], tuple(state["voters"])
-        game._players, game._outstanding = tuple(state["players"]), state["outstanding"]
+        game._players, game._waiting = tuple(state["players"]), list(state["waiting"])
         game._reshuffles = state["reshuffles"]
         last, outcome = state["last_result"], state["outcome"]
         game.last_result = None if last is None else RoundResult.from_json(last)
         game.outcome = None if outcome is None else Outcome.from_json(outcome)
         game.log = [action_from_json(action) for action in state["log"]]
+        game._clear_caches()
         return game
 
     def __eq__(self, other: object) -> bool:

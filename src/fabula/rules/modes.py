@@ -21,7 +21,7 @@ from .errors import IllegalAction, InvalidSetup
 from .options import Options
 from .scoring import RoundFacts, score_party, score_storytelling, score_teams
 
-ScoreFunction = Callable[["RoundFacts[Any]", "Ruleset"], dict[Any, int]]
+ScoreFunction = Callable[["RoundFacts[Any, Any]", "Ruleset"], dict[Any, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +112,26 @@ class Ruleset:
     #: teams mode: the pairs, and each seat's team index
     teams: tuple[tuple[int, int], ...] | None
     team_of: tuple[int, ...] | None
+    #: ``(0, 1, …, seats - 1)``
+    seat_order: tuple[int, ...]
 
     @classmethod
     def create(cls, mode: str, seats: int, options: Mapping[str, Any] | None = None) -> Ruleset:
         """Check the seat count and options for ``mode``; raise `InvalidSetup` with the reason."""
+        try:
+            key = (mode, seats, tuple(sorted((options or {}).items())))
+            cached = _CREATED.get(key)
+        except TypeError:  # an unhashable option value: not cached, and refused below
+            key, cached = None, None
+        if cached is not None:
+            return cached
+        rules = cls._create(mode, seats, options or {})
+        if key is not None and len(_CREATED) < 4096:
+            _CREATED[key] = rules
+        return rules
+
+    @classmethod
+    def _create(cls, mode: str, seats: int, options: Mapping[str, Any]) -> Ruleset:
         found = MODES.get(mode)
         if found is None:
             raise InvalidSetup("unknown_mode", f"Unknown mode {mode!r}; modes: {', '.join(MODES)}.")
@@ -124,7 +140,7 @@ class Ruleset:
         problem = found.seat_problem(seats)
         if problem:
             raise InvalidSetup("bad_seat_count", problem)
-        resolved = Options.resolve(mode, seats, options or {})
+        resolved = Options.resolve(mode, seats, options)
         small = seats == found.small_table
         teams = team_of = None
         if found.paired:
@@ -141,6 +157,7 @@ class Ruleset:
             tokens=2 if two_tokens else 1,
             teams=teams,
             team_of=team_of,
+            seat_order=tuple(range(seats)),
         )
 
     @property
@@ -190,3 +207,7 @@ class Ruleset:
                 if owner == voter:
                     raise IllegalAction("own_card", "You cannot vote for your own card.")
                 raise IllegalAction("teammate_card", "You cannot vote for your teammate's card.")
+
+
+#: Rulesets already checked, by (mode, seats, options): a server creates the same ones all day.
+_CREATED: dict[tuple[Any, ...], Ruleset] = {}

@@ -15,31 +15,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from hashlib import shake_256
+from struct import unpack
 from typing import TypeVar
 
 T = TypeVar("T")
 
-#: Random bits per draw: the modulo bias of a draw below n is at most n / 2**64.
-_BITS = 64
-_MASK = (1 << _BITS) - 1
 
-
-def _stream(seed: int, purpose: str, draws: int) -> int:
-    return int.from_bytes(shake_256(f"{seed}/{purpose}".encode()).digest(draws * _BITS // 8), "little")
+def _draws(seed: int, purpose: str, count: int) -> tuple[int, ...]:
+    """``count`` independent 64-bit numbers: a draw below n has a modulo bias of at most n / 2**64."""
+    return unpack(f"<{count}Q", shake_256(f"{seed}/{purpose}".encode()).digest(8 * count))
 
 
 def shuffled(items: Iterable[T], seed: int, purpose: str) -> list[T]:
     """A new list with ``items`` in a uniformly random order (Fisher–Yates)."""
     out = list(items)
-    stream = _stream(seed, purpose, len(out))
-    for i in range(len(out) - 1, 0, -1):
-        # Each draw takes its own 64 bits of the stream.
-        j = (stream & _MASK) % (i + 1)
-        stream >>= _BITS
+    last = len(out) - 1
+    if last < 1:
+        return out
+    draws = _draws(seed, purpose, last)
+    for k, i in enumerate(range(last, 0, -1)):
+        j = draws[k] % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
 
 def below(n: int, seed: int, purpose: str) -> int:
     """A uniformly random integer in ``range(n)``."""
-    return (_stream(seed, purpose, 1) & _MASK) % n
+    return _draws(seed, purpose, 1)[0] % n

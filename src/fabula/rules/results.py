@@ -13,9 +13,9 @@ def _lists(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundResult:
-    """One revealed round, everything the table sees at the reveal.
+    """One revealed round, everything the table sees at the reveal (a value: do not change it).
 
     Per-seat tuples are indexed by seat; per-slot tuples by slot - 1.
     """

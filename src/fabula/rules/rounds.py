@@ -22,7 +22,7 @@ from .modes import Ruleset
 from .scoring import RoundFacts
 
 
-def check_round(facts: RoundFacts[int], rules: Ruleset, names: Sequence[str] | None = None) -> None:
+def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str] | None = None) -> None:
     """Raise `IllegalAction` unless ``facts`` is a complete, legal round under ``rules``.
 
     Seats are ``0..N-1``; in teams mode the pairs must be ``rules.teams``. ``names`` label the

@@ -25,35 +25,40 @@ if TYPE_CHECKING:
     from .modes import Ruleset
 
 P = TypeVar("P", bound=Hashable)
+#: how a card is named: its id, or (in a live game) its slot number
+C = TypeVar("C", bound=Hashable)
 
 #: The most a party voter (or owner) scores for one image.
 PARTY_MAX = 5
 
 
-@dataclass(frozen=True, slots=True)
-class RoundFacts(Generic[P]):
-    """What happened in one round: all that scoring needs."""
+@dataclass(slots=True)
+class RoundFacts(Generic[P, C]):
+    """What happened in one round: all that scoring needs (a value: do not change it).
+
+    Cards are opaque labels here: card ids for `fabula score`, slot numbers in a live game.
+    """
 
     seats: tuple[P, ...]
     storyteller: P
     #: every card put on the table, by owner; the storyteller's card under the storyteller
-    played: Mapping[P, tuple[str, ...]]
+    played: Mapping[P, tuple[C, ...]]
     #: each voter's tokens, by card; a card twice means both tokens on it
-    votes: Mapping[P, tuple[str, ...]]
+    votes: Mapping[P, tuple[C, ...]]
     #: party: the card under the storyteller's red token
-    red: str | None = None
+    red: C | None = None
     #: teams: the pairs; a team's index in this tuple is its name
     teams: tuple[tuple[P, P], ...] | None = None
 
     @property
-    def storyteller_card(self) -> str:
+    def storyteller_card(self) -> C:
         return self.played[self.storyteller][0]
 
-    def owners(self) -> dict[str, P]:
+    def owners(self) -> dict[C, P]:
         return {card: seat for seat, cards in self.played.items() for card in cards}
 
 
-def finders(facts: RoundFacts[P], rules: Ruleset) -> list[P]:
+def finders(facts: RoundFacts[P, C], rules: Ruleset) -> list[P]:
     """The voters who found the storyteller's card, in seat order."""
     card, votes = facts.storyteller_card, facts.votes
     if rules.options.found_if == "all_tokens":
@@ -61,7 +66,7 @@ def finders(facts: RoundFacts[P], rules: Ruleset) -> list[P]:
     return [v for v in facts.seats if v in votes and card in votes[v]]
 
 
-def _decoy_votes(facts: RoundFacts[P]) -> dict[P, int]:
+def _decoy_votes(facts: RoundFacts[P, C]) -> dict[P, int]:
     """Tokens on every card but the storyteller's, by the card's owner."""
     owners = facts.owners()
     target = facts.storyteller_card
@@ -74,7 +79,7 @@ def _decoy_votes(facts: RoundFacts[P]) -> dict[P, int]:
     return votes
 
 
-def score_storytelling(facts: RoundFacts[P], rules: Ruleset) -> dict[P, int]:
+def score_storytelling(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
     """`odyssey` and `classic`: the storyteller wants some but not all voters to find the card."""
     options = rules.options
     storyteller, votes = facts.storyteller, facts.votes
@@ -99,7 +104,7 @@ def score_storytelling(facts: RoundFacts[P], rules: Ruleset) -> dict[P, int]:
     return points
 
 
-def score_teams(facts: RoundFacts[P], rules: Ruleset) -> dict[int, int]:
+def score_teams(facts: RoundFacts[P, C], rules: Ruleset) -> dict[int, int]:
     """`teams`: points by team index; the storyteller's team wants some but not all to find it."""
     assert facts.teams is not None
     options = rules.options
@@ -124,14 +129,14 @@ def score_teams(facts: RoundFacts[P], rules: Ruleset) -> dict[int, int]:
     return points
 
 
-def score_party(facts: RoundFacts[P], rules: Ruleset) -> dict[P, int]:
+def score_party(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
     """`party`: an image is worth its number of green votes (at most 5) unless it is alone or red.
 
     By default the voters who chose it score; with ``party_score_basis="owner"`` its owner does.
     """
     green = Counter(tokens[0] for tokens in facts.votes.values())
 
-    def worth(card: str) -> int:
+    def worth(card: C) -> int:
         votes = green[card]
         return 0 if votes <= 1 or card == facts.red else min(votes, PARTY_MAX)
 
