@@ -6,7 +6,6 @@ import random
 
 from fabula.rules import Action, BlindClue, Game, Phase, Tell
 
-
 _NEEDS_CLUE = frozenset({Tell, BlindClue})
 
 
