@@ -54,16 +54,19 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats.to_json()))
         return 0
-    who = "teams" if args.mode == "teams" else "players"
+    who = "team" if args.mode == "teams" else "player"
     print(
-        f"{stats.games} random {stats.mode} games with {stats.players} players "
+        f"{stats.games:,} random {stats.mode} games, {stats.players} players, "
         f"in {stats.seconds:.2f} s ({stats.games_per_second:,.0f} games/s)"
     )
-    print(f"  rounds per game          {stats.rounds_mean:.2f}")
-    print(f"  storyteller scored       {stats.storyteller_scored_rate:.1%} of rounds")
-    print(f"  final score (all {who}) {stats.score_mean:.2f} on average")
-    print(f"  winning score            {stats.winning_score_mean:.2f} on average")
-    print(f"  winners per game         {stats.winners_mean:.3f} (shared victory in {stats.tie_rate:.1%} of games)")
+    for label, value in [
+        ("rounds per game", f"{stats.rounds_mean:.2f}"),
+        ("storyteller scored", f"{stats.storyteller_scored_rate:.1%} of rounds"),
+        (f"final score per {who}", f"{stats.score_mean:.2f} on average"),
+        ("winning score", f"{stats.winning_score_mean:.2f} on average"),
+        ("winners per game", f"{stats.winners_mean:.3f} (shared victory in {stats.tie_rate:.1%} of games)"),
+    ]:
+        print(f"  {label:<22} {value}")
     return 0
 
 

@@ -9,9 +9,8 @@ from dataclasses import asdict, dataclass
 from statistics import fmean
 from typing import Any
 
-from fabula.bots.random_player import random_action
-from fabula.rules import Game, Phase
-from fabula.rules.events import RoundScored
+from fabula.bots.random_player import play_random_game
+from fabula.rules import Game, RoundResult
 
 
 @dataclass(frozen=True)
@@ -51,22 +50,17 @@ def simulate(
     """Play ``games`` games with random legal players; ``progress`` is told after each game."""
     rng = random.Random(seed)
     rounds: list[int] = []
-    scored = total_rounds = 0
+    storyteller_scored: list[bool] = []
     winners: list[int] = []
     scores: list[float] = []
     winning: list[int] = []
+
+    def count(result: RoundResult) -> None:
+        storyteller_scored.append(result.storyteller_scored)
+
     start = time.perf_counter()
     for _ in range(games):
-        game = Game.new(mode, players, options=options, seed=rng.getrandbits(63))
-        while game.phase is not Phase.OVER:
-            awaiting = game.awaiting
-            seat = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
-            events = game.apply(random_action(game, seat, rng))
-            if len(events) > 1:
-                for event in events:
-                    if type(event) is RoundScored:
-                        total_rounds += 1
-                        scored += event.result.storyteller_scored
+        game = play_random_game(Game.new(mode, players, options=options, seed=rng.getrandbits(63)), rng, count)
         outcome = game.outcome
         assert outcome is not None
         rounds.append(game.round)
@@ -87,7 +81,7 @@ def simulate(
         seconds=round(seconds, 3),
         games_per_second=round(games / seconds, 1) if seconds else 0.0,
         rounds_mean=round(fmean(rounds), 3),
-        storyteller_scored_rate=round(scored / total_rounds, 4),
+        storyteller_scored_rate=round(fmean(storyteller_scored), 4),
         winners_mean=round(fmean(winners), 4),
         tie_rate=round(sum(w > 1 for w in winners) / games, 4),
         score_mean=round(fmean(scores), 3),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from fabula.rules import Action, BlindClue, Game, Phase, Tell
+from fabula.rules import Action, BlindClue, Game, Phase, RoundResult, Tell
+from fabula.rules.events import RoundScored
 
 _NEEDS_CLUE = frozenset({Tell, BlindClue})
 
@@ -19,11 +21,16 @@ def random_action(game: Game, seat: int, rng: random.Random) -> Action:
     return action
 
 
-def play_random_game(game: Game, rng: random.Random) -> Game:
-    """Play ``game`` to its end, each move by a random awaited seat choosing a random action."""
+def play_random_game(game: Game, rng: random.Random, on_round: Callable[[RoundResult], object] | None = None) -> Game:
+    """Play ``game`` to its end, each move by a random awaited seat choosing a random action;
+    ``on_round`` is told each round's result."""
     over, random, apply = Phase.OVER, rng.random, game.apply
     while game.phase is not over:
         awaiting = game.awaiting
         seat = awaiting[0] if len(awaiting) == 1 else awaiting[int(random() * len(awaiting))]
-        apply(random_action(game, seat, rng))
+        events = apply(random_action(game, seat, rng))
+        if on_round is not None and len(events) > 1:
+            for event in events:
+                if type(event) is RoundScored:
+                    on_round(event.result)
     return game
