@@ -11,7 +11,7 @@ from .errors import IllegalAction, InvalidSetup, RulesError
 from .events import Event, event_to_json
 from .game import CLUE_MAX, Game, Phase, clean_clue, numbered_deck
 from .modes import MODES, Mode, Ruleset
-from .options import OPTION_NAMES, Options, options_for_mode
+from .options import Options
 from .results import Outcome, RoundResult
 from .rounds import check_round
 from .scoring import RoundFacts, score_party, score_storytelling, score_teams
@@ -19,7 +19,6 @@ from .scoring import RoundFacts, score_party, score_storytelling, score_teams
 __all__ = [
     "CLUE_MAX",
     "MODES",
-    "OPTION_NAMES",
     "Action",
     "BlindClue",
     "Event",
@@ -44,7 +43,6 @@ __all__ = [
     "clean_clue",
     "event_to_json",
     "numbered_deck",
-    "options_for_mode",
     "score_party",
     "score_storytelling",
     "score_teams",

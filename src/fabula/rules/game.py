@@ -380,10 +380,6 @@ class Game:
         self.log.append(action)
         return events
 
-    def check(self, action: Action) -> None:
-        """Raise `IllegalAction` if ``action`` would be refused now; change nothing either way."""
-        self.copy().apply(action)
-
     def _wrong_phase(self, wanted: Phase) -> IllegalAction:
         return IllegalAction("wrong_phase", f"This is the {self.phase.value} phase, not the {wanted.value} phase.")
 

@@ -131,10 +131,3 @@ _MODE_DEFAULTS: dict[str, dict[str, Any]] = {
     "party": {"storyteller_cycles": 1, "target_score": None},
     "teams": {"storyteller_cycles": 1, "target_score": None},
 }
-
-OPTION_NAMES: tuple[str, ...] = tuple(_SPECS)
-
-
-def options_for_mode(mode: str) -> tuple[str, ...]:
-    """The names of the options that apply to ``mode``."""
-    return tuple(name for name, spec in _SPECS.items() if mode in spec.modes)

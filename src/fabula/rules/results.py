@@ -42,9 +42,6 @@ class RoundResult:
     #: whether the storyteller (or their team) scored as storyteller this round
     storyteller_scored: bool
 
-    def slot_of(self, card: str) -> int:
-        return self.table.index(card) + 1
-
     def to_json(self) -> dict[str, Any]:
         return {name: _lists(value) for name, value in asdict(self).items()}
 
