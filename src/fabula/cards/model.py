@@ -1,0 +1,38 @@
+"""What a card and a deck are, wherever their pictures come from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Every card is a portrait 2:3 picture (Dixit's 80 × 120 mm).
+CARD_WIDTH, CARD_HEIGHT = 400, 600
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One picture card.
+
+    ``id`` is unique across every deck (``"{deck}-{number}"``) and never changes; ``description``
+    is one literal sentence about the picture (alt text, and what AI players read) — empty for
+    an imported picture without a caption.
+    """
+
+    id: str
+    title: str
+    description: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A named set of cards. ``builtin`` decks ship with Fabula; the others were imported."""
+
+    name: str
+    title: str
+    cards: tuple[Card, ...]
+    builtin: bool = False
+
+    @property
+    def described(self) -> bool:
+        """Whether every card has a description (bots play blind on cards without one)."""
+        return all(card.description for card in self.cards)
