@@ -1,0 +1,1 @@
+"""The original deck's illustrations: procedural SVG scenes (setting × subject × twist × palette)."""
