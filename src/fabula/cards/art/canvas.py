@@ -114,6 +114,14 @@ class Canvas:
         )
         return f"url(#{ident})"
 
+    def silhouette(self, color: str) -> str:
+        """A filter painting everything drawn under it in one flat colour (a cast shadow)."""
+        ident = self._id("s")
+        self._defs.append(
+            f'<filter id="{ident}"><feFlood flood-color="{color}"/><feComposite in2="SourceAlpha" operator="in"/></filter>'
+        )
+        return f"url(#{ident})"
+
     def grain(self, seed: int, opacity: float = 0.07) -> None:
         """A fine paper grain over the whole picture: the deck's common texture."""
         ident = self._id("n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .canvas import H, W, Canvas, Rng, fill_below, num, ridge, smooth
 from .palettes import Palette, mix
@@ -29,7 +29,8 @@ class Scene:
     #: what the ground is: "land", "water", "air" (no ground), "indoor", "underwater"
     ground: str
     front: Callable[[Canvas, Rng], None] | None = None
-    extras: list[str] = field(default_factory=list)
+    #: whether the mood's words fit ("at dusk" does not fit deep under the sea)
+    outdoor: bool = True
 
 
 # ------------------------------------------------------------------ sky and lights
@@ -37,6 +38,26 @@ class Scene:
 
 def sky(c: Canvas, pal: Palette, bottom: float = H) -> None:
     c.rect(0, 0, W, bottom, fill=c.linear([(0, pal.sky_top), (0.55, pal.sky_mid), (1, pal.sky_low)]))
+    if pal.mood == "aurora":
+        # curtains of light: what "under the northern lights" promises
+        for k, color in enumerate((pal.light, pal.accent, pal.light)):
+            y = 70 + k * 55
+            c.path(f"M-20 {y + 60} C90 {y - 40} 170 {y + 90} 260 {y + 10} S380 {y - 30} 420 {y + 30} L420 {y + 120} "
+                   f"C330 {y + 60} 250 {y + 170} 150 {y + 100} S30 {y + 130} -20 {y + 160}Z",
+                   fill=c.linear([(0, color, 0.55), (1, color, 0)]), opacity=0.55)
+
+
+def weather(c: Canvas, pal: Palette, rng: Rng, horizon: float) -> None:
+    """What the mood adds over the backdrop: storm clouds, a bank of mist."""
+    if pal.mood == "storm":
+        dark = mix(pal.sky_top, "#000000", 0.35)
+        for _ in range(7):
+            x, y, r = rng.uniform(-40, W + 40), rng.uniform(10, 110), rng.uniform(45, 80)
+            c.circle(x, y, r, fill=dark, opacity=0.75)
+        x = rng.uniform(80, 320)
+        c.path(f"M{num(x)} 90 l-18 70 l16 -4 l-22 80", fill="none", stroke=pal.light, stroke_width=3, opacity=0.85)
+    if pal.mood == "mist":
+        c.rect(0, horizon - 120, W, 260, fill=c.linear([(0, pal.sky_low, 0), (0.5, pal.sky_low, 0.85), (1, pal.sky_low, 0)]))
 
 
 def glow(c: Canvas, x: float, y: float, r: float, color: str, strength: float = 0.8) -> None:
@@ -82,17 +103,19 @@ def hills(c: Canvas, rng: Rng, y: float, rough: float, color: str, steps: int = 
 # ------------------------------------------------------------------ the settings
 
 
-def sea(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def sea(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(330, 380)
     sky(c, pal, horizon + 2)
     lx = rng.uniform(60, 340)
     if pal.night:
         stars(c, pal, rng, 70, horizon)
     clouds(c, pal, rng, 3, 60, horizon - 90, 0.8)
-    sun_or_moon(c, pal, rng, lx, horizon - rng.uniform(90, 200), rng.uniform(22, 34))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, horizon - rng.uniform(90, 200), rng.uniform(22, 34))
     c.rect(0, horizon, W, H - horizon, fill=c.linear([(0, mix(pal.water, pal.sky_low, 0.45)), (1, mix(pal.water, "#000000", 0.35))]))
     # the light's path on the water
-    c.polygon([(lx - 6, horizon), (lx + 6, horizon), (lx + 70, H), (lx - 70, H)], fill=pal.light, opacity=0.18)
+    if sun:
+        c.polygon([(lx - 6, horizon), (lx + 6, horizon), (lx + 70, H), (lx - 70, H)], fill=pal.light, opacity=0.18)
     for i in range(14):
         y = horizon + 8 + (i**1.5) * 6.5
         if y > H:
@@ -104,12 +127,13 @@ def sea(c: Canvas, pal: Palette, rng: Rng) -> Scene:
     return Scene("sea", "on a calm sea", ("sea", "water", "horizon"), horizon, horizon + 150, (lx, horizon - 120), "water")
 
 
-def cloudscape(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def cloudscape(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     sky(c, pal)
     lx = rng.uniform(80, 320)
     if pal.night:
         stars(c, pal, rng, 90, 400)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(80, 160), rng.uniform(20, 30))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(80, 160), rng.uniform(20, 30))
     clouds(c, pal, rng, 3, 120, 260, 0.9)
     sea_of_clouds = mix(pal.sky_low, "#ffffff", 0.25 if not pal.night else 0.05)
     for i, y in enumerate((430, 480, 540)):
@@ -121,13 +145,14 @@ def cloudscape(c: Canvas, pal: Palette, rng: Rng) -> Scene:
     return Scene("clouds", "high above the clouds", ("clouds", "sky", "height"), 430, 470, (lx, 120), "air")
 
 
-def forest(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def forest(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(380, 420)
     sky(c, pal, horizon + 40)
     lx = rng.uniform(70, 330)
     if pal.night:
         stars(c, pal, rng, 50, horizon - 100)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(90, 170), rng.uniform(18, 26))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(90, 170), rng.uniform(18, 26))
     for depth, base, count in ((0.75, horizon - 40, 16), (0.5, horizon - 10, 12), (0.25, horizon + 25, 9)):
         color = pal.haze(pal.near, depth)
         for _ in range(count):
@@ -159,39 +184,42 @@ def _pine(c: Canvas, x: float, base: float, height: float, color: str) -> None:
     c.polygon([points[0], *right, (x + w * 0.08, base), (x - w * 0.08, base), *left], fill=color)
 
 
-def desert(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def desert(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(350, 390)
     sky(c, pal, horizon + 30)
     lx = rng.uniform(80, 320)
     if pal.night:
         stars(c, pal, rng, 80, horizon)
-    sun_or_moon(c, pal, rng, lx, horizon - rng.uniform(60, 170), rng.uniform(34, 48))
-    sand = mix(pal.accent2 if not pal.night else pal.near, "#e0b070", 0.55 if not pal.night else 0.15)
+    if sun:
+        sun_or_moon(c, pal, rng, lx, horizon - rng.uniform(60, 170), rng.uniform(34, 48))
+    sand = mix("#e0b070", pal.accent2, 0.3) if not pal.night else mix("#b08850", pal.sky_top, 0.55)
     for depth, y, rough in ((0.6, horizon, 10), (0.35, horizon + 50, 22), (0.12, horizon + 120, 30)):
         c.path(fill_below(smooth(ridge(rng, y, rough, 5))), fill=mix(sand, pal.sky_low, depth))
         c.path(smooth(ridge(rng, y + 6, rough * 0.5, 5)), fill="none", stroke=mix(sand, "#ffffff", 0.25), stroke_width=1.5, opacity=0.5)
     return Scene("desert", "in a desert of dunes", ("desert", "sand", "dunes"), horizon, horizon + 160, (lx, horizon - 100), "land")
 
 
-def night_hills(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def night_hills(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(380, 420)
     sky(c, pal, horizon + 40)
     lx = rng.uniform(70, 330)
     stars(c, pal, rng, 120 if pal.night else 0, horizon)
     clouds(c, pal, rng, 2, 80, 220, 0.7)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(80, 170), rng.uniform(20, 30))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(80, 170), rng.uniform(20, 30))
     for depth, y, rough in ((0.7, horizon - 20, 25), (0.4, horizon + 20, 30), (0.1, horizon + 80, 22)):
         hills(c, rng, y, rough, pal.haze(pal.near, depth), 5)
     return Scene("hills", "among rolling hills", ("hills", "countryside", "open land"), horizon, horizon + 150, (lx, 120), "land")
 
 
-def mountains(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def mountains(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(390, 430)
     sky(c, pal, horizon + 40)
     lx = rng.uniform(70, 330)
     if pal.night:
         stars(c, pal, rng, 80, horizon - 150)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(70, 150), rng.uniform(18, 26))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(70, 150), rng.uniform(18, 26))
     snow = mix(pal.light, "#ffffff", 0.6)
     for depth, base, peak_h in ((0.7, horizon - 30, 210), (0.45, horizon, 170), (0.2, horizon + 40, 120)):
         color = pal.haze(pal.mid, depth)
@@ -208,13 +236,14 @@ def mountains(c: Canvas, pal: Palette, rng: Rng) -> Scene:
     return Scene("mountains", "in a valley below snowy mountains", ("mountains", "valley", "peaks"), horizon, horizon + 140, (lx, 110), "land")
 
 
-def snowfield(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def snowfield(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(370, 410)
     sky(c, pal, horizon + 20)
     lx = rng.uniform(70, 330)
     if pal.night:
         stars(c, pal, rng, 70, horizon)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(90, 170), rng.uniform(18, 28))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(90, 170), rng.uniform(18, 28))
     snow = mix("#ffffff", pal.sky_mid, 0.25 if not pal.night else 0.6)
     hills(c, rng, horizon, 8, mix(snow, pal.sky_low, 0.4), 5)
     hills(c, rng, horizon + 60, 18, snow, 5)
@@ -226,7 +255,7 @@ def snowfield(c: Canvas, pal: Palette, rng: Rng) -> Scene:
     return Scene("snow", "in a snowy field while snow falls", ("snow", "winter", "cold"), horizon, horizon + 150, (lx, 130), "land", front)
 
 
-def underwater(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def underwater(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     deep = mix(pal.water, "#001020", 0.55)
     c.rect(0, 0, W, H, fill=c.linear([(0, mix(pal.water, "#ffffff", 0.25)), (0.5, pal.water), (1, deep)]))
     lx = rng.uniform(120, 280)
@@ -246,10 +275,11 @@ def underwater(c: Canvas, pal: Palette, rng: Rng) -> Scene:
             x, y = rng.uniform(0, W), rng.uniform(0, H)
             c.circle(x, y, rng.uniform(1.5, 5), fill="none", stroke="#ffffff", stroke_width=1, opacity=rng.uniform(0.3, 0.7))
 
-    return Scene("underwater", "deep under the sea", ("underwater", "deep sea", "bubbles"), floor - 40, floor + 30, (lx, 0), "underwater", front)
+    return Scene("underwater", "deep under the sea", ("underwater", "deep sea", "bubbles"), floor - 40, floor + 30, (lx, 0), "underwater", front,
+                 outdoor=False)
 
 
-def room(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def room(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     wall = mix(pal.accent2, pal.sky_mid if not pal.night else "#201510", 0.65)
     floor_y = rng.uniform(430, 460)
     c.rect(0, 0, W, floor_y, fill=c.linear([(0, mix(wall, "#000000", 0.25)), (1, wall)]))
@@ -257,7 +287,7 @@ def room(c: Canvas, pal: Palette, rng: Rng) -> Scene:
     wx, wy, ww, wh = rng.uniform(60, 200), rng.uniform(90, 140), rng.uniform(110, 150), rng.uniform(150, 200)
     c.rect(wx - 8, wy - 8, ww + 16, wh + 16, fill=mix(wall, "#000000", 0.35), rx=4)
     c.rect(wx, wy, ww, wh, fill=c.linear([(0, pal.sky_top), (1, pal.sky_low)]))
-    if pal.night:
+    if pal.night and sun:
         c.circle(wx + ww * 0.7, wy + wh * 0.3, 12, fill=pal.light)
     c.rect(wx + ww / 2 - 3, wy, 6, wh, fill=mix(wall, "#000000", 0.35))
     c.rect(wx, wy + wh / 2 - 3, ww, 6, fill=mix(wall, "#000000", 0.35))
@@ -268,10 +298,10 @@ def room(c: Canvas, pal: Palette, rng: Rng) -> Scene:
         c.line(W / 2 + i * 20, floor_y, W / 2 + i * 90, H, stroke=mix(boards, "#000000", 0.35), stroke_width=1.2, opacity=0.6)
     c.rect(0, floor_y - 6, W, 8, fill=mix(wall, "#000000", 0.45))
     return Scene("room", "in an empty room with a tall window", ("room", "indoors", "window"), floor_y, floor_y + 90,
-                 (wx + ww / 2, wy + wh / 2), "indoor")
+                 (wx + ww / 2, wy + wh / 2), "indoor", outdoor=False)
 
 
-def lake(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def lake(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(330, 370)
     sky(c, pal, horizon)
     lx = rng.uniform(70, 330)
@@ -279,25 +309,27 @@ def lake(c: Canvas, pal: Palette, rng: Rng) -> Scene:
         stars(c, pal, rng, 70, horizon)
     clouds(c, pal, rng, 2, 60, horizon - 120, 0.8)
     ly = horizon - rng.uniform(90, 180)
-    sun_or_moon(c, pal, rng, lx, ly, rng.uniform(18, 26))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, ly, rng.uniform(18, 26))
     shore = pal.haze(pal.near, 0.5)
     hills(c, rng, horizon - 25, 18, shore, 5)
     c.rect(0, horizon, W, H - horizon, fill=c.linear([(0, mix(pal.sky_low, pal.water, 0.4)), (1, mix(pal.sky_top, pal.water, 0.5))]))
-    # the mirror: sky objects reflected, dimmer
-    c.circle(lx, 2 * horizon - ly, 20, fill=pal.light, opacity=0.35)
+    if sun:  # the mirror: the light reflected, dimmer
+        c.circle(lx, 2 * horizon - ly, 20, fill=pal.light, opacity=0.35)
     for i in range(8):
         y = horizon + 15 + i * 28
         c.line(rng.uniform(0, 200), y, rng.uniform(200, W), y, stroke="#ffffff", stroke_width=1, opacity=0.12)
     return Scene("lake", "by a still lake", ("lake", "water", "reflection", "stillness"), horizon, horizon + 150, (lx, ly), "water")
 
 
-def city(c: Canvas, pal: Palette, rng: Rng) -> Scene:
+def city(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     horizon = rng.uniform(400, 440)
     sky(c, pal, horizon)
     lx = rng.uniform(70, 330)
     if pal.night:
         stars(c, pal, rng, 60, 250)
-    sun_or_moon(c, pal, rng, lx, rng.uniform(80, 160), rng.uniform(18, 26))
+    if sun:
+        sun_or_moon(c, pal, rng, lx, rng.uniform(80, 160), rng.uniform(18, 26))
     window = mix(pal.light, "#ffcc66", 0.4)
     stone = pal.ink if pal.night else mix(pal.accent2, pal.near, 0.5)
     for depth, base, top in ((0.6, horizon - 30, 200), (0.3, horizon, 120), (0.0, horizon + 60, 60)):
