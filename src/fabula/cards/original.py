@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import cache
 
 from .art.compose import paint, plan_deck
-from .art.twists import TWISTS
 from .art.subjects import SUBJECTS
+from .art.twists import TWISTS
 from .model import Card, Deck
 
 NAME = "fabula"

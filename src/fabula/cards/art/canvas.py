@@ -85,8 +85,14 @@ class Canvas:
 
     # -------------------------------------------------------------- paint servers and filters
 
-    def linear(self, stops: Sequence[tuple[float, str]] | Sequence[tuple[float, str, float]],
-               x1: float = 0, y1: float = 0, x2: float = 0, y2: float = 1) -> str:
+    def linear(
+        self,
+        stops: Sequence[tuple[float, str]] | Sequence[tuple[float, str, float]],
+        x1: float = 0,
+        y1: float = 0,
+        x2: float = 0,
+        y2: float = 1,
+    ) -> str:
         """A linear gradient (in the shape's bounding box); returns its ``url(#…)``."""
         ident = self._id("l")
         self._defs.append(
@@ -96,8 +102,13 @@ class Canvas:
         )
         return f"url(#{ident})"
 
-    def radial(self, stops: Sequence[tuple[float, str]] | Sequence[tuple[float, str, float]],
-               cx: float = 0.5, cy: float = 0.5, r: float = 0.5) -> str:
+    def radial(
+        self,
+        stops: Sequence[tuple[float, str]] | Sequence[tuple[float, str, float]],
+        cx: float = 0.5,
+        cy: float = 0.5,
+        r: float = 0.5,
+    ) -> str:
         ident = self._id("r")
         self._defs.append(
             f'<radialGradient id="{ident}" cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}">'
@@ -158,9 +169,7 @@ class Canvas:
         self._body.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"{_attrs(attrs)}/>')
 
     def ellipse(self, cx: float, cy: float, rx: float, ry: float, **attrs: object) -> None:
-        self._body.append(
-            f'<ellipse cx="{num(cx)}" cy="{num(cy)}" rx="{num(rx)}" ry="{num(ry)}"{_attrs(attrs)}/>'
-        )
+        self._body.append(f'<ellipse cx="{num(cx)}" cy="{num(cy)}" rx="{num(rx)}" ry="{num(ry)}"{_attrs(attrs)}/>')
 
     def path(self, d: str, **attrs: object) -> None:
         self._body.append(f'<path d="{d}"{_attrs(attrs)}/>')
@@ -201,10 +210,7 @@ def smooth(points: Sequence[Point], closed: bool = False) -> str:
     if len(points) < 3:
         return "M" + " L".join(f"{num(x)} {num(y)}" for x, y in points)
     pts = list(points)
-    if closed:
-        pts = [pts[-1], *pts, pts[0], pts[1]]
-    else:
-        pts = [pts[0], *pts, pts[-1]]
+    pts = [pts[-1], *pts, pts[0], pts[1]] if closed else [pts[0], *pts, pts[-1]]
     out = [f"M{num(pts[1][0])} {num(pts[1][1])}"]
     for i in range(1, len(pts) - 2):
         p0, p1, p2, p3 = pts[i - 1], pts[i], pts[i + 1], pts[i + 2]

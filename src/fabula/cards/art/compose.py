@@ -8,15 +8,15 @@ subject with the same twist or in the same setting, and is the same for the same
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .canvas import H, W, Canvas, Rng
+from .canvas import Canvas, H, Rng, W
 from .paint import Paint
-from .palettes import MOODS, Palette, palette
+from .palettes import MOODS, palette
 from .settings import SETTINGS, Scene, weather
 from .subjects import SUBJECTS, Subject
 from .twists import TWISTS, Twist
-
 
 #: No twist on more than this many cards: a deck of variations on one idea would bore.
 MAX_PER_TWIST = 7
@@ -45,73 +45,71 @@ def _probe(setting: str) -> Scene:
 
 
 def plan_deck(seed: int, count: int) -> list[Plan]:
-    rng = Rng(f"{seed}/plan")
-    scenes = {name: _probe(name) for name in SETTINGS}
-    moods = {name: palette(name, Rng("probe")) for name in MOODS}
-    # A fixed random order breaks ties between equally used choices.
-    order = {name: rng.random() for name in [*SUBJECTS, *TWISTS, *SETTINGS, *MOODS]}
-    used: Counter[str] = Counter()
-    pairs: set[tuple[str, str]] = set()
-    plans: list[Plan] = []
-
-    def least_used(names: list[str]) -> list[str]:
-        return sorted(names, key=lambda name: (used[name], order[name]))
-
-    subjects = [name for name in SUBJECTS if name != "figure" or True]
+    planner = _Planner(seed)
+    plans = []
     for number in range(1, count + 1):
-        plan = _next(number, least_used, subjects, scenes, moods, pairs, used)
+        plan = planner.next(number)
         if plan is None:
             raise RuntimeError(f"the deck cannot be planned past card {number - 1}")
         plans.append(plan)
-        for name in (plan.subject, plan.twist, plan.setting, plan.mood):
-            used[name] += 1
-        if plan.other:
-            used[plan.other] += 1
-        pairs.update({(plan.subject, plan.twist), (plan.subject, plan.setting), (plan.twist, plan.setting + plan.mood)})
     return plans
 
 
-def _next(
-    number: int,
-    least_used: object,
-    subjects: list[str],
-    scenes: dict[str, Scene],
-    moods: dict[str, Palette],
-    pairs: set[tuple[str, str]],
-    used: Counter[str],
-) -> Plan | None:
-    order = least_used  # type: ignore[assignment]
-    for subject_name in order(subjects):  # type: ignore[operator]
-        subject = SUBJECTS[subject_name]
-        for twist_name in order(list(TWISTS)):  # type: ignore[operator]
-            twist = TWISTS[twist_name]
-            if (subject_name, twist_name) in pairs:
-                continue
-            for setting in order(list(SETTINGS)):  # type: ignore[operator]
-                scene = scenes[setting]
-                if (subject_name, setting) in pairs or (twist.water and scene.ground != "water"):
+class _Planner:
+    def __init__(self, seed: int) -> None:
+        rng = Rng(f"{seed}/plan")
+        self.scenes = {name: _probe(name) for name in SETTINGS}
+        self.moods = {name: palette(name, Rng("probe")) for name in MOODS}
+        # A fixed random order breaks ties between equally used choices.
+        self.order = {name: rng.random() for name in [*SUBJECTS, *TWISTS, *SETTINGS, *MOODS]}
+        self.used: Counter[str] = Counter()
+        self.pairs: set[tuple[str, str]] = set()
+
+    def least_used(self, names: Iterable[str]) -> list[str]:
+        return sorted(names, key=lambda name: (self.used[name], self.order[name]))
+
+    def next(self, number: int) -> Plan | None:
+        plan = self._find(number)
+        if plan is not None:
+            for name in (plan.subject, plan.twist, plan.setting, plan.mood, plan.other):
+                if name:
+                    self.used[name] += 1
+            self.pairs.update(
+                {(plan.subject, plan.twist), (plan.subject, plan.setting), (plan.twist, plan.setting + plan.mood)}
+            )
+        return plan
+
+    def _find(self, number: int) -> Plan | None:
+        for subject_name in self.least_used(SUBJECTS):
+            subject = SUBJECTS[subject_name]
+            for twist_name in self.least_used(TWISTS):
+                twist = TWISTS[twist_name]
+                if (subject_name, twist_name) in self.pairs or self.used[twist_name] >= MAX_PER_TWIST:
                     continue
-                for mood in order(list(MOODS)):  # type: ignore[operator]
-                    if (mood == "candle") != (setting == "room") and mood == "candle":
-                        continue  # lamplight is an indoor mood
-                    if used[twist_name] >= MAX_PER_TWIST:
-                        break
-                    if (twist_name, setting + mood) in pairs or not twist.fits(subject, scene, moods[mood]):
+                for setting in self.least_used(SETTINGS):
+                    scene = self.scenes[setting]
+                    if (subject_name, setting) in self.pairs or (twist.water and scene.ground != "water"):
                         continue
-                    other = _other(twist, subject, order)
-                    if twist.other is not None and other is None:
-                        continue
-                    return Plan(number, setting, mood, subject_name, twist_name, other)
-    return None
-
-
-def _other(twist: Twist, subject: Subject, order: object) -> str | None:
-    if twist.other is None:
+                    for mood in self.least_used(MOODS):
+                        if mood == "candle" and setting != "room":
+                            continue  # lamplight is an indoor mood
+                        if (twist_name, setting + mood) in self.pairs or not twist.fits(
+                            subject, scene, self.moods[mood]
+                        ):
+                            continue
+                        other = self._other(twist, subject)
+                        if twist.other is not None and other is None:
+                            continue
+                        return Plan(number, setting, mood, subject_name, twist_name, other)
         return None
-    for name in order(list(SUBJECTS)):  # type: ignore[operator]
-        if twist.other(subject, SUBJECTS[name]):
-            return name
-    return None
+
+    def _other(self, twist: Twist, subject: Subject) -> str | None:
+        if twist.other is None:
+            return None
+        for name in self.least_used(SUBJECTS):
+            if twist.other(subject, SUBJECTS[name]):
+                return name
+        return None
 
 
 def paint(plan: Plan, seed: int) -> Painting:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from .canvas import H, W, Canvas, Rng, fill_below, num, ridge, smooth
+from .canvas import Canvas, H, Rng, W, fill_below, num, ridge, smooth
 from .palettes import Palette, mix
 
 
@@ -42,9 +43,12 @@ def sky(c: Canvas, pal: Palette, bottom: float = H) -> None:
         # curtains of light: what "under the northern lights" promises
         for k, color in enumerate((pal.light, pal.accent, pal.light)):
             y = 70 + k * 55
-            c.path(f"M-20 {y + 60} C90 {y - 40} 170 {y + 90} 260 {y + 10} S380 {y - 30} 420 {y + 30} L420 {y + 120} "
-                   f"C330 {y + 60} 250 {y + 170} 150 {y + 100} S30 {y + 130} -20 {y + 160}Z",
-                   fill=c.linear([(0, color, 0.55), (1, color, 0)]), opacity=0.55)
+            c.path(
+                f"M-20 {y + 60} C90 {y - 40} 170 {y + 90} 260 {y + 10} S380 {y - 30} 420 {y + 30} L420 {y + 120} "
+                f"C330 {y + 60} 250 {y + 170} 150 {y + 100} S30 {y + 130} -20 {y + 160}Z",
+                fill=c.linear([(0, color, 0.55), (1, color, 0)]),
+                opacity=0.55,
+            )
 
 
 def weather(c: Canvas, pal: Palette, rng: Rng, horizon: float) -> None:
@@ -57,7 +61,13 @@ def weather(c: Canvas, pal: Palette, rng: Rng, horizon: float) -> None:
         x = rng.uniform(80, 320)
         c.path(f"M{num(x)} 90 l-18 70 l16 -4 l-22 80", fill="none", stroke=pal.light, stroke_width=3, opacity=0.85)
     if pal.mood == "mist":
-        c.rect(0, horizon - 120, W, 260, fill=c.linear([(0, pal.sky_low, 0), (0.5, pal.sky_low, 0.85), (1, pal.sky_low, 0)]))
+        c.rect(
+            0,
+            horizon - 120,
+            W,
+            260,
+            fill=c.linear([(0, pal.sky_low, 0), (0.5, pal.sky_low, 0.85), (1, pal.sky_low, 0)]),
+        )
 
 
 def glow(c: Canvas, x: float, y: float, r: float, color: str, strength: float = 0.8) -> None:
@@ -87,7 +97,9 @@ def clouds(c: Canvas, pal: Palette, rng: Rng, count: int, top: float, bottom: fl
         lit, shade = mix(pal.sky_low, "#ffffff", 0.35), mix(pal.sky_mid, pal.sky_top, 0.3)
     for _ in range(count):
         cx, cy, s = rng.uniform(-40, W + 40), rng.uniform(top, bottom), rng.uniform(0.6, 1.3) * size
-        puffs = [(cx + rng.uniform(-60, 60) * s, cy + rng.uniform(-12, 6) * s, rng.uniform(18, 34) * s) for _ in range(6)]
+        puffs = [
+            (cx + rng.uniform(-60, 60) * s, cy + rng.uniform(-12, 6) * s, rng.uniform(18, 34) * s) for _ in range(6)
+        ]
         c.begin(opacity=num(rng.uniform(0.55, 0.85)))
         for px, py, pr in puffs:
             c.circle(px, py + pr * 0.25, pr, fill=shade)
@@ -112,7 +124,13 @@ def sea(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     clouds(c, pal, rng, 3, 60, horizon - 90, 0.8)
     if sun:
         sun_or_moon(c, pal, rng, lx, horizon - rng.uniform(90, 200), rng.uniform(22, 34))
-    c.rect(0, horizon, W, H - horizon, fill=c.linear([(0, mix(pal.water, pal.sky_low, 0.45)), (1, mix(pal.water, "#000000", 0.35))]))
+    c.rect(
+        0,
+        horizon,
+        W,
+        H - horizon,
+        fill=c.linear([(0, mix(pal.water, pal.sky_low, 0.45)), (1, mix(pal.water, "#000000", 0.35))]),
+    )
     # the light's path on the water
     if sun:
         c.polygon([(lx - 6, horizon), (lx + 6, horizon), (lx + 70, H), (lx - 70, H)], fill=pal.light, opacity=0.18)
@@ -122,9 +140,16 @@ def sea(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
             break
         for _ in range(3 + i // 2):
             x = rng.uniform(-20, W)
-            c.path(f"M{num(x)} {num(y)} q{num(8 + i)} {num(-3 - i * 0.3)} {num(16 + 2 * i)} 0",
-                   fill="none", stroke=mix(pal.water, "#ffffff", 0.35), stroke_width=num(0.6 + i * 0.12), opacity=0.5)
-    return Scene("sea", "on a calm sea", ("sea", "water", "horizon"), horizon, horizon + 150, (lx, horizon - 120), "water")
+            c.path(
+                f"M{num(x)} {num(y)} q{num(8 + i)} {num(-3 - i * 0.3)} {num(16 + 2 * i)} 0",
+                fill="none",
+                stroke=mix(pal.water, "#ffffff", 0.35),
+                stroke_width=num(0.6 + i * 0.12),
+                opacity=0.5,
+            )
+    return Scene(
+        "sea", "on a calm sea", ("sea", "water", "horizon"), horizon, horizon + 150, (lx, horizon - 120), "water"
+    )
 
 
 def cloudscape(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -166,7 +191,16 @@ def forest(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
         for x in (rng.uniform(-60, -20), rng.uniform(W + 10, W + 50)):
             _pine(c, x, H + 20, rng.uniform(420, 520), dark)
 
-    return Scene("forest", "in a deep pine forest", ("forest", "trees", "woods"), horizon, horizon + 120, (lx, 130), "land", front)
+    return Scene(
+        "forest",
+        "in a deep pine forest",
+        ("forest", "trees", "woods"),
+        horizon,
+        horizon + 120,
+        (lx, 130),
+        "land",
+        front,
+    )
 
 
 def _pine(c: Canvas, x: float, base: float, height: float, color: str) -> None:
@@ -195,8 +229,22 @@ def desert(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     sand = mix("#e0b070", pal.accent2, 0.3) if not pal.night else mix("#b08850", pal.sky_top, 0.55)
     for depth, y, rough in ((0.6, horizon, 10), (0.35, horizon + 50, 22), (0.12, horizon + 120, 30)):
         c.path(fill_below(smooth(ridge(rng, y, rough, 5))), fill=mix(sand, pal.sky_low, depth))
-        c.path(smooth(ridge(rng, y + 6, rough * 0.5, 5)), fill="none", stroke=mix(sand, "#ffffff", 0.25), stroke_width=1.5, opacity=0.5)
-    return Scene("desert", "in a desert of dunes", ("desert", "sand", "dunes"), horizon, horizon + 160, (lx, horizon - 100), "land")
+        c.path(
+            smooth(ridge(rng, y + 6, rough * 0.5, 5)),
+            fill="none",
+            stroke=mix(sand, "#ffffff", 0.25),
+            stroke_width=1.5,
+            opacity=0.5,
+        )
+    return Scene(
+        "desert",
+        "in a desert of dunes",
+        ("desert", "sand", "dunes"),
+        horizon,
+        horizon + 160,
+        (lx, horizon - 100),
+        "land",
+    )
 
 
 def night_hills(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -209,7 +257,9 @@ def night_hills(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
         sun_or_moon(c, pal, rng, lx, rng.uniform(80, 170), rng.uniform(20, 30))
     for depth, y, rough in ((0.7, horizon - 20, 25), (0.4, horizon + 20, 30), (0.1, horizon + 80, 22)):
         hills(c, rng, y, rough, pal.haze(pal.near, depth), 5)
-    return Scene("hills", "among rolling hills", ("hills", "countryside", "open land"), horizon, horizon + 150, (lx, 120), "land")
+    return Scene(
+        "hills", "among rolling hills", ("hills", "countryside", "open land"), horizon, horizon + 150, (lx, 120), "land"
+    )
 
 
 def mountains(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -228,12 +278,27 @@ def mountains(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
             w, h = rng.uniform(140, 220), peak_h * rng.uniform(0.7, 1.1)
             top = (x + w / 2, base - h)
             c.polygon([(x, base + 10), top, (x + w, base + 10)], fill=color)
-            c.polygon([top, (top[0] - w * 0.14, top[1] + h * 0.22), (top[0] - w * 0.02, top[1] + h * 0.17),
-                       (top[0] + w * 0.1, top[1] + h * 0.25)], fill=mix(snow, color, depth * 0.6))
+            c.polygon(
+                [
+                    top,
+                    (top[0] - w * 0.14, top[1] + h * 0.22),
+                    (top[0] - w * 0.02, top[1] + h * 0.17),
+                    (top[0] + w * 0.1, top[1] + h * 0.25),
+                ],
+                fill=mix(snow, color, depth * 0.6),
+            )
             x += w * rng.uniform(0.45, 0.7)
         c.rect(0, base + 8, W, H, fill=color)
     c.rect(0, horizon + 45, W, H, fill=c.linear([(0, pal.near), (1, pal.ground)]))
-    return Scene("mountains", "in a valley below snowy mountains", ("mountains", "valley", "peaks"), horizon, horizon + 140, (lx, 110), "land")
+    return Scene(
+        "mountains",
+        "in a valley below snowy mountains",
+        ("mountains", "valley", "peaks"),
+        horizon,
+        horizon + 140,
+        (lx, 110),
+        "land",
+    )
 
 
 def snowfield(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -250,9 +315,24 @@ def snowfield(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
 
     def front(c: Canvas, rng: Rng) -> None:
         for _ in range(90):
-            c.circle(rng.uniform(0, W), rng.uniform(0, H), rng.uniform(0.8, 2.6), fill="#ffffff", opacity=rng.uniform(0.4, 0.9))
+            c.circle(
+                rng.uniform(0, W),
+                rng.uniform(0, H),
+                rng.uniform(0.8, 2.6),
+                fill="#ffffff",
+                opacity=rng.uniform(0.4, 0.9),
+            )
 
-    return Scene("snow", "in a snowy field while snow falls", ("snow", "winter", "cold"), horizon, horizon + 150, (lx, 130), "land", front)
+    return Scene(
+        "snow",
+        "in a snowy field while snow falls",
+        ("snow", "winter", "cold"),
+        horizon,
+        horizon + 150,
+        (lx, 130),
+        "land",
+        front,
+    )
 
 
 def underwater(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -261,22 +341,42 @@ def underwater(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
     lx = rng.uniform(120, 280)
     for _ in range(6):
         x = lx + rng.uniform(-140, 140)
-        c.polygon([(x - 12, 0), (x + 12, 0), (x + rng.uniform(40, 110), H), (x + rng.uniform(-60, 10), H)],
-                  fill="#ffffff", opacity=num(rng.uniform(0.04, 0.09)))
+        c.polygon(
+            [(x - 12, 0), (x + 12, 0), (x + rng.uniform(40, 110), H), (x + rng.uniform(-60, 10), H)],
+            fill="#ffffff",
+            opacity=num(rng.uniform(0.04, 0.09)),
+        )
     floor = rng.uniform(480, 520)
     c.path(fill_below(smooth(ridge(rng, floor, 14, 6))), fill=mix(pal.accent2, deep, 0.6))
     for _ in range(9):
         x, h = rng.uniform(0, W), rng.uniform(60, 170)
         pts = [(x + math.sin(k * 1.3 + x) * 8, floor + 20 - h * k / 6) for k in range(7)]
-        c.path(smooth(pts), fill="none", stroke=mix(pal.accent2, deep, 0.35), stroke_width=num(rng.uniform(3, 6)), stroke_linecap="round")
+        c.path(
+            smooth(pts),
+            fill="none",
+            stroke=mix(pal.accent2, deep, 0.35),
+            stroke_width=num(rng.uniform(3, 6)),
+            stroke_linecap="round",
+        )
 
     def front(c: Canvas, rng: Rng) -> None:
         for _ in range(26):
             x, y = rng.uniform(0, W), rng.uniform(0, H)
-            c.circle(x, y, rng.uniform(1.5, 5), fill="none", stroke="#ffffff", stroke_width=1, opacity=rng.uniform(0.3, 0.7))
+            c.circle(
+                x, y, rng.uniform(1.5, 5), fill="none", stroke="#ffffff", stroke_width=1, opacity=rng.uniform(0.3, 0.7)
+            )
 
-    return Scene("underwater", "deep under the sea", ("underwater", "deep sea", "bubbles"), floor - 40, floor + 30, (lx, 0), "underwater", front,
-                 outdoor=False)
+    return Scene(
+        "underwater",
+        "deep under the sea",
+        ("underwater", "deep sea", "bubbles"),
+        floor - 40,
+        floor + 30,
+        (lx, 0),
+        "underwater",
+        front,
+        outdoor=False,
+    )
 
 
 def room(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -291,14 +391,34 @@ def room(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
         c.circle(wx + ww * 0.7, wy + wh * 0.3, 12, fill=pal.light)
     c.rect(wx + ww / 2 - 3, wy, 6, wh, fill=mix(wall, "#000000", 0.35))
     c.rect(wx, wy + wh / 2 - 3, ww, 6, fill=mix(wall, "#000000", 0.35))
-    c.polygon([(wx, wy + wh), (wx + ww, wy + wh), (wx + ww + 120, floor_y + 120), (wx - 60, floor_y + 120)], fill=pal.light, opacity=0.08)
+    c.polygon(
+        [(wx, wy + wh), (wx + ww, wy + wh), (wx + ww + 120, floor_y + 120), (wx - 60, floor_y + 120)],
+        fill=pal.light,
+        opacity=0.08,
+    )
     boards = mix(pal.accent2, "#3a2010", 0.55)
     c.rect(0, floor_y, W, H - floor_y, fill=c.linear([(0, mix(boards, "#000000", 0.3)), (1, boards)]))
     for i in range(-6, 7):
-        c.line(W / 2 + i * 20, floor_y, W / 2 + i * 90, H, stroke=mix(boards, "#000000", 0.35), stroke_width=1.2, opacity=0.6)
+        c.line(
+            W / 2 + i * 20,
+            floor_y,
+            W / 2 + i * 90,
+            H,
+            stroke=mix(boards, "#000000", 0.35),
+            stroke_width=1.2,
+            opacity=0.6,
+        )
     c.rect(0, floor_y - 6, W, 8, fill=mix(wall, "#000000", 0.45))
-    return Scene("room", "in an empty room with a tall window", ("room", "indoors", "window"), floor_y, floor_y + 90,
-                 (wx + ww / 2, wy + wh / 2), "indoor", outdoor=False)
+    return Scene(
+        "room",
+        "in an empty room with a tall window",
+        ("room", "indoors", "window"),
+        floor_y,
+        floor_y + 90,
+        (wx + ww / 2, wy + wh / 2),
+        "indoor",
+        outdoor=False,
+    )
 
 
 def lake(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -313,13 +433,27 @@ def lake(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
         sun_or_moon(c, pal, rng, lx, ly, rng.uniform(18, 26))
     shore = pal.haze(pal.near, 0.5)
     hills(c, rng, horizon - 25, 18, shore, 5)
-    c.rect(0, horizon, W, H - horizon, fill=c.linear([(0, mix(pal.sky_low, pal.water, 0.4)), (1, mix(pal.sky_top, pal.water, 0.5))]))
+    c.rect(
+        0,
+        horizon,
+        W,
+        H - horizon,
+        fill=c.linear([(0, mix(pal.sky_low, pal.water, 0.4)), (1, mix(pal.sky_top, pal.water, 0.5))]),
+    )
     if sun:  # the mirror: the light reflected, dimmer
         c.circle(lx, 2 * horizon - ly, 20, fill=pal.light, opacity=0.35)
     for i in range(8):
         y = horizon + 15 + i * 28
         c.line(rng.uniform(0, 200), y, rng.uniform(200, W), y, stroke="#ffffff", stroke_width=1, opacity=0.12)
-    return Scene("lake", "by a still lake", ("lake", "water", "reflection", "stillness"), horizon, horizon + 150, (lx, ly), "water")
+    return Scene(
+        "lake",
+        "by a still lake",
+        ("lake", "water", "reflection", "stillness"),
+        horizon,
+        horizon + 150,
+        (lx, ly),
+        "water",
+    )
 
 
 def city(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
@@ -342,12 +476,31 @@ def city(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
                 c.polygon([(x - 3, base - h), (x + w / 2, base - h - w * 0.5), (x + w + 3, base - h)], fill=color)
             if pal.night or pal.mood in ("dusk", "storm"):
                 for _ in range(int(w * h / 700)):
-                    c.rect(x + rng.uniform(4, w - 8), base - h + rng.uniform(8, h), 4, 6, fill=window, opacity=rng.uniform(0.5, 1) * (1 - depth * 0.6))
+                    c.rect(
+                        x + rng.uniform(4, w - 8),
+                        base - h + rng.uniform(8, h),
+                        4,
+                        6,
+                        fill=window,
+                        opacity=rng.uniform(0.5, 1) * (1 - depth * 0.6),
+                    )
             x += w + rng.uniform(-4, 6)
-    return Scene("rooftops", "above the rooftops of a sleeping town", ("town", "rooftops", "houses"), horizon, horizon + 120, (lx, 120), "land")
+    return Scene(
+        "rooftops",
+        "above the rooftops of a sleeping town",
+        ("town", "rooftops", "houses"),
+        horizon,
+        horizon + 120,
+        (lx, 120),
+        "land",
+    )
 
 
-SETTINGS: dict[str, Callable[[Canvas, Palette, Rng], Scene]] = {
+class Setting(Protocol):
+    def __call__(self, c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene: ...
+
+
+SETTINGS: dict[str, Setting] = {
     "sea": sea,
     "clouds": cloudscape,
     "forest": forest,

@@ -40,7 +40,10 @@ def umbrella_figure(p: Paint, x: float, base: float, h: float = 46) -> None:
     small_figure(p, x, base, h)
     c = p.c
     top = base - h * 1.25
-    c.path(f"M{num(x - h * 0.45)} {num(top + h * 0.18)} Q{num(x)} {num(top - h * 0.25)} {num(x + h * 0.45)} {num(top + h * 0.18)}Z", fill=p.body(p.pal.accent2, x))
+    c.path(
+        f"M{num(x - h * 0.45)} {num(top + h * 0.18)} Q{num(x)} {num(top - h * 0.25)} {num(x + h * 0.45)} {num(top + h * 0.18)}Z",
+        fill=p.body(p.pal.accent2, x),
+    )
     c.line(x, top + h * 0.15, x, base - h * 0.55, stroke=p.pal.ink, stroke_width=1.2)
 
 
@@ -70,7 +73,12 @@ def floating(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pal
     x, base = W / 2 + p.rng.uniform(-50, 50), 330 + p.rng.uniform(-30, 20)
     fx, fy = x + p.rng.uniform(-110, 110), scene.floor + 25
     p.c.ellipse(x, fy + 8, s.aspect * h * 0.35, 8, fill=pal.ink, opacity=0.25)
-    p.c.path(smooth([(fx + 6, fy - 30), ((fx + x) / 2 + 20, (fy + base) / 2), (x, base - 4)]), fill="none", stroke=mix(pal.light, "#ffffff", 0.5), stroke_width=1.2)
+    p.c.path(
+        smooth([(fx + 6, fy - 30), ((fx + x) / 2 + 20, (fy + base) / 2), (x, base - 4)]),
+        fill="none",
+        stroke=mix(pal.light, "#ffffff", 0.5),
+        stroke_width=1.2,
+    )
     s.draw(p, x, base, h)
     small_figure(p, fx, fy, 44)
     return f"{cap(s.noun)} floats high in the air {where(scene, pal)}, held on a long string by a small person below."
@@ -98,10 +106,23 @@ def bubble(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
         p.shadow(x, cy + r, r * 1.4)
     h = fitted_height(s, r * 1.15, r * 1.4)
     s.draw(p, x, cy + r * 0.55, h)
-    c.circle(x, cy, r, fill=c.radial([(0, "#ffffff", 0), (0.8, mix(pal.sky_low, "#ffffff", 0.5), 0.12), (1, "#ffffff", 0.45)]),
-             stroke=mix(pal.light, "#ffffff", 0.6), stroke_width=1.5, stroke_opacity=0.7)
-    c.path(f"M{num(x - r * 0.7)} {num(cy - r * 0.35)} A{num(r * 0.8)} {num(r * 0.8)} 0 0 1 {num(x - r * 0.2)} {num(cy - r * 0.75)}",
-           fill="none", stroke="#ffffff", stroke_width=6, stroke_linecap="round", opacity=0.55)
+    c.circle(
+        x,
+        cy,
+        r,
+        fill=c.radial([(0, "#ffffff", 0), (0.8, mix(pal.sky_low, "#ffffff", 0.5), 0.12), (1, "#ffffff", 0.45)]),
+        stroke=mix(pal.light, "#ffffff", 0.6),
+        stroke_width=1.5,
+        stroke_opacity=0.7,
+    )
+    c.path(
+        f"M{num(x - r * 0.7)} {num(cy - r * 0.35)} A{num(r * 0.8)} {num(r * 0.8)} 0 0 1 {num(x - r * 0.2)} {num(cy - r * 0.75)}",
+        fill="none",
+        stroke="#ffffff",
+        stroke_width=6,
+        stroke_linecap="round",
+        opacity=0.55,
+    )
     rests = "rests" if scene.ground in ("land", "indoor", "underwater") else "floats"
     return f"{cap(s.noun)} is sealed inside a glass bubble that {rests} {where(scene, pal)}."
 
@@ -112,7 +133,10 @@ def reflection(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: P
     water = scene.horizon + p.rng.uniform(60, 90)
     x = W / 2 + p.rng.uniform(-30, 30)
     rock = mix(pal.ink, pal.near, 0.3)
-    c.path(f"M{num(x - 110)} {num(water + 2)} Q{num(x - 60)} {num(water - 26)} {num(x)} {num(water - 22)} Q{num(x + 70)} {num(water - 24)} {num(x + 110)} {num(water + 2)}Z", fill=rock)
+    c.path(
+        f"M{num(x - 110)} {num(water + 2)} Q{num(x - 60)} {num(water - 26)} {num(x)} {num(water - 22)} Q{num(x + 70)} {num(water - 24)} {num(x + 110)} {num(water + 2)}Z",
+        fill=rock,
+    )
     h = fitted_height(s, 230, 200)
     s.draw(p, x, water - 14, h)
     ho = fitted_height(other, 200, 220)
@@ -188,7 +212,15 @@ def sky_swim(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pal
     x, base = W / 2 + p.rng.uniform(-20, 20), 250 + p.rng.uniform(-40, 30)
     s.draw(p, x, base, h)
     for k in range(5):
-        p.c.circle(x - s.aspect * h * 0.5 - 10 - k * 14, base - h * 0.6 - k * 9, 3 + k, fill="none", stroke="#ffffff", stroke_width=1, opacity=0.6)
+        p.c.circle(
+            x - s.aspect * h * 0.5 - 10 - k * 14,
+            base - h * 0.6 - k * 9,
+            3 + k,
+            fill="none",
+            stroke="#ffffff",
+            stroke_width=1,
+            opacity=0.6,
+        )
     return f"{cap(s.noun)} swims through the air {where(scene, pal)}, far from any water, trailing bubbles."
 
 
@@ -212,16 +244,29 @@ def rooted(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
     root = mix("#6a4a2a", pal.ink, 0.35)
     for _ in range(7):
         ex, ey = x + rng.uniform(-150, 150), base + rng.uniform(30, 90)
-        c.path(smooth([(x + rng.uniform(-20, 20), base - 5), ((x + ex) / 2, base + rng.uniform(5, 30)), (ex, ey)]),
-               fill="none", stroke=root, stroke_width=num(rng.uniform(3, 7)), stroke_linecap="round")
+        c.path(
+            smooth([(x + rng.uniform(-20, 20), base - 5), ((x + ex) / 2, base + rng.uniform(5, 30)), (ex, ey)]),
+            fill="none",
+            stroke=root,
+            stroke_width=num(rng.uniform(3, 7)),
+            stroke_linecap="round",
+        )
     s.draw(p, x, base, h)
     leaf = mix(pal.near, "#6a9a3a", 0.5)
     top = base - h
     for _ in range(6):
         bx, by = x + rng.uniform(-90, 90), top - rng.uniform(30, 90)
-        c.path(smooth([(x + rng.uniform(-10, 10), top + 10), ((x + bx) / 2, (top + by) / 2 + 10), (bx, by)]), fill="none", stroke=root, stroke_width=4, stroke_linecap="round")
+        c.path(
+            smooth([(x + rng.uniform(-10, 10), top + 10), ((x + bx) / 2, (top + by) / 2 + 10), (bx, by)]),
+            fill="none",
+            stroke=root,
+            stroke_width=4,
+            stroke_linecap="round",
+        )
         for _ in range(3):
-            c.circle(bx + rng.uniform(-22, 22), by + rng.uniform(-18, 12), rng.uniform(12, 22), fill=p.body(leaf, bx, 0.7))
+            c.circle(
+                bx + rng.uniform(-22, 22), by + rng.uniform(-18, 12), rng.uniform(12, 22), fill=p.body(leaf, bx, 0.7)
+            )
     return f"{cap(s.noun)} has grown roots into the ground and leafy branches from its top {where(scene, pal)}."
 
 
@@ -268,8 +313,11 @@ def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
         s.draw(p, x, base, h)
         return f"{cap(s.noun)} stands {where(scene, pal)}, but the shadow it throws on the wall has the shape of {other.noun}."
     ho = fitted_height(other, 300, 320)
-    c.begin(filter=c.silhouette(dark), opacity="0.6",
-            transform=f"translate({num(x)} {num(base)}) skewX({num(away * -38)}) scale(1 0.62) translate({num(-x)} {num(-base)})")
+    c.begin(
+        filter=c.silhouette(dark),
+        opacity="0.6",
+        transform=f"translate({num(x)} {num(base)}) skewX({num(away * -38)}) scale(1 0.62) translate({num(-x)} {num(-base)})",
+    )
     other.draw(p, x, base, ho)
     c.end()
     s.draw(p, x, base, h)
@@ -279,7 +327,10 @@ def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
 def carries(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
     assert other is not None
     h = fitted_height(s, 170, 330)
-    x, base = W / 2 + p.rng.uniform(-15, 15), (scene.horizon + 70 if scene.ground == "water" else 360 + p.rng.uniform(-40, 20))
+    x, base = (
+        W / 2 + p.rng.uniform(-15, 15),
+        (scene.horizon + 70 if scene.ground == "water" else 360 + p.rng.uniform(-40, 20)),
+    )
     s.draw(p, x, base, h)
     ho = fitted_height(other, h * 0.9, s.aspect * h * 0.45)
     back_y = base - h * (0.9 if s.name == "whale" else 0.55)
@@ -307,47 +358,130 @@ def _grounded(scene: Scene) -> bool:
     return scene.ground in ("land", "indoor")
 
 
-_SMALL = {"key", "teacup", "clock", "lantern", "fish", "star", "book", "mushroom", "feather", "umbrella", "candle",
-          "hourglass", "shell", "crown", "bottle", "kite", "chair", "door"}
+_SMALL = {
+    "key",
+    "teacup",
+    "clock",
+    "lantern",
+    "fish",
+    "star",
+    "book",
+    "mushroom",
+    "feather",
+    "umbrella",
+    "candle",
+    "hourglass",
+    "shell",
+    "crown",
+    "bottle",
+    "kite",
+    "chair",
+    "door",
+}
 
 TWISTS: dict[str, Twist] = {
     t.name: t
     for t in (
-        Twist("giant", ("giant", "scale", "smallness"), giant,
-              lambda s, sc, pal: s.kind not in ("building", "celestial") and s.name != "figure" and sc.ground != "air"),
-        Twist("floating", ("floating", "lightness", "tether"), floating,
-              lambda s, sc, pal: _grounded(sc) and s.name != "figure" and not s.flies),
-        Twist("upside_down", ("upside down", "inversion", "gravity"), upside_down,
-              lambda s, sc, pal: s.name != "figure" and sc.ground != "underwater"),
-        Twist("bubble", ("bubble", "glass", "fragile", "kept"), bubble,
-              lambda s, sc, pal: s.name != "figure"),
-        Twist("reflection", ("reflection", "mirror", "double"), reflection,
-              lambda s, sc, pal: s.kind in ("building", "plant") or s.name in ("figure", "door", "lantern"),
-              other=lambda s, o: o.name != s.name and o.kind in ("creature", "building", "plant", "object") and o.name != "staircase",
-              water=True),
-        Twist("world_inside", ("miniature", "world within", "containment"), world_inside,
-              lambda s, sc, pal: s.holds and s.name in ("teacup", "book") and sc.ground in ("land", "indoor"),
-              other=lambda s, o: o.kind in ("building", "plant") or o.name in ("boat", "figure")),
-        Twist("rain", ("rain", "falling", "abundance"), rain,
-              lambda s, sc, pal: s.name in _SMALL and sc.ground in ("land", "indoor") and not pal.night),
-        Twist("stairs_up", ("stairs", "ascent", "reaching"), stairs_up,
-              lambda s, sc, pal: s.name not in ("staircase", "figure") and sc.ground == "land"),
-        Twist("sky_swim", ("swimming", "sky", "impossible"), sky_swim,
-              lambda s, sc, pal: s.swims and sc.ground in ("land", "air")),
-        Twist("glow", ("glow", "darkness", "warmth"), glow,
-              lambda s, sc, pal: pal.night and s.name != "figure" and sc.ground in ("land", "indoor", "water", "underwater")),
-        Twist("rooted", ("roots", "growth", "transformation"), rooted,
-              lambda s, sc, pal: s.kind in ("object", "building") and s.name not in ("staircase",) and sc.ground == "land"),
-        Twist("balloons", ("balloons", "lift", "escape"), balloons,
-              lambda s, sc, pal: not s.flies and s.name != "figure" and sc.ground in ("land", "water", "air")),
-        Twist("moon_swap", ("moon", "night sky", "substitution"), moon_swap,
-              lambda s, sc, pal: pal.night and pal.mood != "moonlit" and sc.outdoor and s.name in _SMALL | {"fish", "house", "balloon"},
-              no_sun=True),
-        Twist("shadow", ("shadow", "secret self", "light"), shadow,
-              lambda s, sc, pal: _grounded(sc) and not pal.night and s.name != "staircase",
-              other=lambda s, o: o.name != s.name and o.kind in ("creature", "building", "plant") and o.name != "figure"),
-        Twist("carries", ("carrying", "journey", "burden"), carries,
-              lambda s, sc, pal: s.name in ("whale", "crane", "fish", "elephant", "snail") and sc.ground in ("land", "water", "air"),
-              other=lambda s, o: o.kind in ("building", "plant")),
+        Twist(
+            "giant",
+            ("giant", "scale", "smallness"),
+            giant,
+            lambda s, sc, pal: s.kind not in ("building", "celestial") and s.name != "figure" and sc.ground != "air",
+        ),
+        Twist(
+            "floating",
+            ("floating", "lightness", "tether"),
+            floating,
+            lambda s, sc, pal: _grounded(sc) and s.name != "figure" and not s.flies,
+        ),
+        Twist(
+            "upside_down",
+            ("upside down", "inversion", "gravity"),
+            upside_down,
+            lambda s, sc, pal: s.name != "figure" and sc.ground != "underwater",
+        ),
+        Twist("bubble", ("bubble", "glass", "fragile", "kept"), bubble, lambda s, sc, pal: s.name != "figure"),
+        Twist(
+            "reflection",
+            ("reflection", "mirror", "double"),
+            reflection,
+            lambda s, sc, pal: s.kind in ("building", "plant") or s.name in ("figure", "door", "lantern"),
+            other=lambda s, o: (
+                o.name != s.name and o.kind in ("creature", "building", "plant", "object") and o.name != "staircase"
+            ),
+            water=True,
+        ),
+        Twist(
+            "world_inside",
+            ("miniature", "world within", "containment"),
+            world_inside,
+            lambda s, sc, pal: s.holds and s.name in ("teacup", "book") and sc.ground in ("land", "indoor"),
+            other=lambda s, o: o.kind in ("building", "plant") or o.name in ("boat", "figure"),
+        ),
+        Twist(
+            "rain",
+            ("rain", "falling", "abundance"),
+            rain,
+            lambda s, sc, pal: s.name in _SMALL and sc.ground in ("land", "indoor") and not pal.night,
+        ),
+        Twist(
+            "stairs_up",
+            ("stairs", "ascent", "reaching"),
+            stairs_up,
+            lambda s, sc, pal: s.name not in ("staircase", "figure") and sc.ground == "land",
+        ),
+        Twist(
+            "sky_swim",
+            ("swimming", "sky", "impossible"),
+            sky_swim,
+            lambda s, sc, pal: s.swims and sc.ground in ("land", "air"),
+        ),
+        Twist(
+            "glow",
+            ("glow", "darkness", "warmth"),
+            glow,
+            lambda s, sc, pal: (
+                pal.night and s.name != "figure" and sc.ground in ("land", "indoor", "water", "underwater")
+            ),
+        ),
+        Twist(
+            "rooted",
+            ("roots", "growth", "transformation"),
+            rooted,
+            lambda s, sc, pal: (
+                s.kind in ("object", "building") and s.name not in ("staircase",) and sc.ground == "land"
+            ),
+        ),
+        Twist(
+            "balloons",
+            ("balloons", "lift", "escape"),
+            balloons,
+            lambda s, sc, pal: not s.flies and s.name != "figure" and sc.ground in ("land", "water", "air"),
+        ),
+        Twist(
+            "moon_swap",
+            ("moon", "night sky", "substitution"),
+            moon_swap,
+            lambda s, sc, pal: (
+                pal.night and pal.mood != "moonlit" and sc.outdoor and s.name in _SMALL | {"fish", "house", "balloon"}
+            ),
+            no_sun=True,
+        ),
+        Twist(
+            "shadow",
+            ("shadow", "secret self", "light"),
+            shadow,
+            lambda s, sc, pal: _grounded(sc) and not pal.night and s.name != "staircase",
+            other=lambda s, o: o.name != s.name and o.kind in ("creature", "building", "plant") and o.name != "figure",
+        ),
+        Twist(
+            "carries",
+            ("carrying", "journey", "burden"),
+            carries,
+            lambda s, sc, pal: (
+                s.name in ("whale", "crane", "fish", "elephant", "snail") and sc.ground in ("land", "water", "air")
+            ),
+            other=lambda s, o: o.kind in ("building", "plant"),
+        ),
     )
 }
