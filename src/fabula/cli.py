@@ -70,6 +70,55 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deck_import(args: argparse.Namespace) -> int:
+    from fabula.commands.deck import run_import
+
+    return run_import(args.path, args.name, args.captions, args.data).emit()
+
+
+def _deck_list(args: argparse.Namespace) -> int:
+    from fabula.commands.deck import run_list
+
+    return run_list(args.data).emit()
+
+
+def _deck_sheet(args: argparse.Namespace) -> int:
+    from fabula.commands.deck import run_sheet
+
+    if args.columns < 1 or args.width < 20:
+        print("error: --columns must be at least 1 and --width at least 20", file=sys.stderr)
+        return 2
+    return run_sheet(args.out, args.deck, args.data, args.columns, args.width).emit()
+
+
+def _add_deck_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`fabula deck import | list | sheet`: one sub-command each."""
+    deck = commands.add_parser("deck", help="import, list and look at picture decks")
+    actions = deck.add_subparsers(dest="deck_command", required=True, metavar="DECK_COMMAND")
+    data_help = "the data folder (default: $FABULA_DATA, else ./data)"
+
+    importing = actions.add_parser("import", help="import a folder or .zip of pictures as a new deck")
+    importing.add_argument("path", help="a folder of pictures (sub-folders included) or a .zip file")
+    importing.add_argument("--name", required=True, help='the new deck\'s name, e.g. "Holiday 2024"')
+    importing.add_argument(
+        "--captions", metavar="FILE", help="descriptions: CSV (file,description) or a JSON object {file: description}"
+    )
+    importing.add_argument("--data", metavar="DIR", help=data_help)
+    importing.set_defaults(run=_deck_import)
+
+    listing = actions.add_parser("list", help="list every deck with its card count")
+    listing.add_argument("--data", metavar="DIR", help=data_help)
+    listing.set_defaults(run=_deck_list)
+
+    sheet = actions.add_parser("sheet", help="render every card of a deck on one PNG contact sheet")
+    sheet.add_argument("--out", required=True, metavar="FILE.png", help="where to write the sheet")
+    sheet.add_argument("--deck", default="fabula", help="which deck (default: fabula, the original deck)")
+    sheet.add_argument("--columns", type=int, default=12, help="cards per row (default 12)")
+    sheet.add_argument("--width", type=int, default=160, help="width of one card in pixels (default 160)")
+    sheet.add_argument("--data", metavar="DIR", help=data_help)
+    sheet.set_defaults(run=_deck_sheet)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fabula", description="A digital table for Dixit Odyssey.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -86,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--options", help="options as a JSON object, e.g. '{\"target_score\": 20}'")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=_simulate)
+
+    _add_deck_commands(commands)
     return parser
 
 
