@@ -27,7 +27,7 @@ _TITLES: dict[str, tuple[str, ...]] = {
     "upside_down": ("The Hanging {N}", "Falling Upward", "Topsy {N}", "The Other Way Up", "Ceiling {N}"),
     "bubble": ("The Kept {N}", "Glass Keeping", "{N} Under Glass", "The Sealed {N}", "Small Weather"),
     "reflection": ("The Other {N}", "What the Water Knows", "Second Face", "{N} and Mirror", "Still Water"),
-    "world_inside": ("A World in a {N}", "Pocket Country", "The Inner {N}", "Small Harbour", "Tea Country"),
+    "world_inside": ("A World in a {N}", "Pocket Country", "The Inner {N}", "Small Kingdom", "Kept Safe"),
     "rain": ("{N} Weather", "Raining {N}s", "Forecast", "The Downpour", "Umbrella Day"),
     "stairs_up": ("The Way Up", "Steps to the {N}", "Climbing Season", "The Long Stair", "Almost There"),
     "sky_swim": ("Deep Sky", "The Air {N}", "Swimming Lessons", "Far from the Sea", "Current"),

@@ -74,9 +74,8 @@ class _Planner:
             for name in (plan.subject, plan.twist, plan.setting, plan.mood, plan.other):
                 if name:
                     self.used[name] += 1
-            self.pairs.update(
-                {(plan.subject, plan.twist), (plan.subject, plan.setting), (plan.twist, plan.setting + plan.mood)}
-            )
+            # The same twist in the same mood makes the same layout in the same light: look-alikes.
+            self.pairs.update({(plan.subject, plan.twist), (plan.subject, plan.setting), (plan.twist, plan.mood)})
         return plan
 
     def _find(self, number: int) -> Plan | None:
@@ -93,9 +92,7 @@ class _Planner:
                     for mood in self.least_used(MOODS):
                         if mood == "candle" and setting != "room":
                             continue  # lamplight is an indoor mood
-                        if (twist_name, setting + mood) in self.pairs or not twist.fits(
-                            subject, scene, self.moods[mood]
-                        ):
+                        if (twist_name, mood) in self.pairs or not twist.fits(subject, scene, self.moods[mood]):
                             continue
                         other = self._other(twist, subject)
                         if twist.other is not None and other is None:

@@ -487,7 +487,7 @@ def city(c: Canvas, pal: Palette, rng: Rng, sun: bool = True) -> Scene:
             x += w + rng.uniform(-4, 6)
     return Scene(
         "rooftops",
-        "above the rooftops of a sleeping town",
+        "among the rooftops of a sleeping town",
         ("town", "rooftops", "houses"),
         horizon,
         horizon + 120,

@@ -65,7 +65,9 @@ def giant(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palett
         SUBJECTS["boat"].draw(p, fx, base + 30, 42)
         return f"{cap(s.noun)} {size} rises out of the water {where(scene, pal)}, and a tiny sailing boat passes at its foot."
     small_figure(p, fx, base + 18, 34)
-    return f"{cap(s.noun)} {size} stands {where(scene, pal)}, and a tiny person in a coat looks up at it."
+    # a whale or a jellyfish does not stand
+    posture = ("floats" if scene.ground == "underwater" else "lies") if s.swims else "stands"
+    return f"{cap(s.noun)} {size} {posture} {where(scene, pal)}, and a tiny person in a coat looks up at it."
 
 
 def floating(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
@@ -165,6 +167,12 @@ def world_inside(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal:
     if s.name == "book":
         other.draw(p, x + h * 0.2, base - h * 0.3, inner_h)
         return f"A tiny {other.bare} rises from the pages of an open book {where(scene, pal)}."
+    if s.name == "bathtub":
+        other.draw(p, x, base - h * 0.55, inner_h)
+        return f"A tiny {other.bare} stands in the water of a clawfoot bathtub {where(scene, pal)}."
+    if s.name == "bottle":
+        other.draw(p, x, base - h * 0.08, fitted_height(other, h * 0.45, s.aspect * h * 0.75))
+        return f"A tiny {other.bare} stands inside a corked glass bottle {where(scene, pal)}."
     other.draw(p, x, base - h * 0.2, inner_h)
     return f"A tiny {other.bare} stands inside {s.noun} {where(scene, pal)}."
 
@@ -333,10 +341,14 @@ def carries(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pale
     )
     s.draw(p, x, base, h)
     ho = fitted_height(other, h * 0.9, s.aspect * h * 0.45)
-    back_y = base - h * (0.9 if s.name == "whale" else 0.55)
+    back_y = base - h * _BACK.get(s.name, 0.55)
     other.draw(p, x - s.aspect * h * 0.05, back_y, ho)
-    moves = "swims" if scene.ground == "water" else "travels"
+    moves = ("swims" if s.swims else "wades") if scene.ground == "water" else "travels"
     return f"{cap(s.noun)} {moves} {where(scene, pal)} carrying {other.noun} on its back."
+
+
+#: How high up its drawing each carrier's back is (a load stands there).
+_BACK = {"whale": 0.9, "elephant": 0.95, "snail": 0.97, "crane": 0.55, "fish": 0.55}
 
 
 @dataclass(frozen=True)
@@ -415,7 +427,7 @@ TWISTS: dict[str, Twist] = {
             "world_inside",
             ("miniature", "world within", "containment"),
             world_inside,
-            lambda s, sc, pal: s.holds and s.name in ("teacup", "book") and sc.ground in ("land", "indoor"),
+            lambda s, sc, pal: s.name in ("teacup", "book", "bottle", "bathtub") and sc.ground in ("land", "indoor"),
             other=lambda s, o: o.kind in ("building", "plant") or o.name in ("boat", "figure"),
         ),
         Twist(
@@ -471,7 +483,8 @@ TWISTS: dict[str, Twist] = {
             "shadow",
             ("shadow", "secret self", "light"),
             shadow,
-            lambda s, sc, pal: _grounded(sc) and not pal.night and s.name != "staircase",
+            # things that stand: a whale or a jellyfish does not
+            lambda s, sc, pal: _grounded(sc) and not pal.night and s.name != "staircase" and not s.swims,
             other=lambda s, o: o.name != s.name and o.kind in ("creature", "building", "plant") and o.name != "figure",
         ),
         Twist(
