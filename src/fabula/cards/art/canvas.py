@@ -94,13 +94,9 @@ class Canvas:
         y2: float = 1,
     ) -> str:
         """A linear gradient (in the shape's bounding box); returns its ``url(#…)``."""
-        ident = self._id("l")
-        self._defs.append(
-            f'<linearGradient id="{ident}" x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}">'
-            + "".join(_stop(stop) for stop in stops)
-            + "</linearGradient>"
+        return self._gradient(
+            "linearGradient", "l", f'x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"', stops
         )
-        return f"url(#{ident})"
 
     def radial(
         self,
@@ -109,12 +105,17 @@ class Canvas:
         cy: float = 0.5,
         r: float = 0.5,
     ) -> str:
-        ident = self._id("r")
-        self._defs.append(
-            f'<radialGradient id="{ident}" cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}">'
-            + "".join(_stop(stop) for stop in stops)
-            + "</radialGradient>"
-        )
+        return self._gradient("radialGradient", "r", f'cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"', stops)
+
+    def _gradient(
+        self,
+        tag: str,
+        prefix: str,
+        geometry: str,
+        stops: Sequence[tuple[float, str]] | Sequence[tuple[float, str, float]],
+    ) -> str:
+        ident = self._id(prefix)
+        self._defs.append(f'<{tag} id="{ident}" {geometry}>{"".join(_stop(stop) for stop in stops)}</{tag}>')
         return f"url(#{ident})"
 
     def blur(self, deviation: float) -> str:

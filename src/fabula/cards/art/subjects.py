@@ -257,25 +257,10 @@ def clock(p: Paint, x: float, base: float, h: float) -> None:
             stroke=pal.ink,
             stroke_width=num(h * 0.015),
         )
-    a1, a2 = p.rng.uniform(0, math.tau), p.rng.uniform(0, math.tau)
-    c.line(
-        x,
-        cy,
-        x + math.cos(a1) * r * 0.45,
-        cy + math.sin(a1) * r * 0.45,
-        stroke=pal.ink,
-        stroke_width=num(h * 0.03),
-        stroke_linecap="round",
-    )
-    c.line(
-        x,
-        cy,
-        x + math.cos(a2) * r * 0.68,
-        cy + math.sin(a2) * r * 0.68,
-        stroke=pal.ink,
-        stroke_width=num(h * 0.018),
-        stroke_linecap="round",
-    )
+    hands = (p.rng.uniform(0, math.tau), 0.45, 0.03), (p.rng.uniform(0, math.tau), 0.68, 0.018)
+    for angle, length, width in hands:
+        end = (x + math.cos(angle) * r * length, cy + math.sin(angle) * r * length)
+        c.line(x, cy, *end, stroke=pal.ink, stroke_width=num(h * width), stroke_linecap="round")
     c.circle(x, cy, h * 0.02, fill=pal.accent)
 
 
