@@ -47,4 +47,3 @@ def test_imported_cards_are_their_stored_webp(tmp_path: Path) -> None:
 def test_unknown_cards_and_odd_widths_are_refused(tmp_path: Path, card_id: str, width: int) -> None:
     with pytest.raises(DeckError):
         files(tmp_path).get(card_id, "webp", width)
-
