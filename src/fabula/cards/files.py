@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .library import DeckError, DeckLibrary
-from .original import DEFAULT_SEED, card_svg
+from .original import DEFAULT_SEED, NAME, card_svg
 from .render import png, webp
 
 #: For a fingerprinted URL: a year, and no revalidation.
@@ -57,7 +57,7 @@ class CardFiles:
         return found
 
     def _read(self, card_id: str, kind: Format, width: int) -> bytes:
-        if card_id.startswith("fabula-"):
+        if card_id.startswith(f"{NAME}-"):
             try:
                 svg = card_svg(card_id, self.seed)
             except KeyError:
