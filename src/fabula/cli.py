@@ -137,7 +137,57 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     _add_deck_commands(commands)
+
+    from fabula.server.config import add_arguments
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the multiplayer server (prints the URL to open)",
+        description="Run the Fabula server. Every option can also be set by an environment variable "
+        "FABULA_<OPTION> (e.g. FABULA_PORT=9000); the command line wins.",
+    )
+    add_arguments(serve)
+    serve.set_defaults(run=_serve)
+
+    bot = commands.add_parser("bot", help="take a seat in a room over the network and play to the end")
+    bot.add_argument("--server", required=True, help="the server's URL, e.g. http://127.0.0.1:8000")
+    bot.add_argument("--room", required=True, help="the room code")
+    bot.add_argument("--name", default=None, help="display name (default: Bot and the colour)")
+    bot.add_argument("--colour", default=None, help="rabbit colour (default: the first free one)")
+    bot.add_argument("--token", default=None, help="a seat token to take back a seat instead of joining")
+    bot.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
+    bot.set_defaults(run=_bot)
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from fabula.commands.serve import run
+    from fabula.server.config import from_arguments
+
+    try:
+        config = from_arguments(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return run(config)
+
+
+def _bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from fabula.bots.client import BotClientError, play
+
+    try:
+        result = asyncio.run(
+            play(args.server, args.room, name=args.name, colour=args.colour, token=args.token, seed=args.seed)
+        )
+    except BotClientError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(json.dumps(result))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -109,6 +109,11 @@ def _text(obj: dict[str, Any], key: str) -> str:
     raise IllegalAction("malformed", f"{key!r} must be a string; got {value!r}.")
 
 
+def _clue(obj: dict[str, Any]) -> str | None:
+    """A clue, or None as `Game.legal_actions` writes it (any clue will do; `apply` wants one)."""
+    return None if obj.get("clue") is None else _text(obj, "clue")
+
+
 def _list(obj: dict[str, Any], key: str, kind: type) -> tuple[Any, ...]:
     value = obj.get(key)
     if isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
@@ -123,9 +128,9 @@ def action_from_json(obj: Any) -> Action:
     kind = obj.get("type")
     seat = _integer(obj, "seat")
     if kind == "tell":
-        return Tell(seat, _text(obj, "card"), _text(obj, "clue"))
+        return Tell(seat, _text(obj, "card"), _clue(obj))
     if kind == "blind_clue":
-        return BlindClue(seat, _text(obj, "clue"))
+        return BlindClue(seat, _clue(obj))
     if kind == "play":
         return Play(seat, _list(obj, "cards", str))
     if kind == "propose":

@@ -1,0 +1,54 @@
+"""The one interface every player that is not a person implements.
+
+A bot sees exactly what a person in its seat would: that seat's view, plus the list of moves
+the seat may make now. The same bots run inside a room on the server and as external clients
+over the WebSocket protocol (`fabula bot`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from fabula.rules import Action, BlindClue, Tell
+
+#: Clue words for a bot that does not look at pictures.
+_WORDS = (
+    "Journey", "Memory", "Silence", "Home", "Freedom", "Waiting", "Secret", "Dream", "Balance",
+    "Courage", "Hope", "Far away", "Once upon a time", "Lost", "Together", "Night", "Growing", "Escape",
+)  # fmt: skip
+
+
+class Bot(Protocol):
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (never empty), with a clue filled in where one is needed."""
+        ...
+
+
+class RandomBot:
+    """Uniformly random legal moves, clues from a small word list: the floor every bot must beat.
+
+    >>> from fabula.rules import Game
+    >>> game = Game.new("odyssey", seats=4, seed=1)
+    >>> seat = game.awaiting[0]
+    >>> move = RandomBot(random.Random(0)).choose(game.view(seat), game.legal_actions(seat))
+    >>> type(move).__name__, bool(move.clue)
+    ('Tell', True)
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:  # noqa: ARG002 - blind by design
+        action = legal[self.rng.randrange(len(legal))]
+        if isinstance(action, (Tell, BlindClue)):
+            return action.with_clue(self.rng.choice(_WORDS))
+        return action
+
+
+def make_bot(level: str, rng: random.Random | None = None) -> Bot:
+    """The bot of ``level``; `ValueError` for an unknown level."""
+    if level == "random":
+        return RandomBot(rng)
+    raise ValueError(f"unknown bot level {level!r}")

@@ -1,0 +1,1 @@
+"""The table: rooms, seats and the WebSocket protocol around the rules engine."""

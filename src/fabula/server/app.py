@@ -1,0 +1,288 @@
+"""The ASGI application: HTTP routes for rooms, seats, QR codes, cards and operations, and the
+WebSocket endpoint of the play protocol.
+
+HTTP (JSON):
+    POST /api/rooms                 {settings?, name, colour} → {code, member, token, join_url}
+    GET  /api/rooms/{code}          who is there, which colours are free
+    POST /api/rooms/{code}/join     {name, colour} → {code, member, token}
+    GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
+    GET  /api/rooms/{code}/log      the moves of its finished game
+    GET  /api/modes, /api/decks     what a room can be
+    GET  /cards/{card}.{svg|webp|png}?w=400
+    GET  /healthz, /metrics
+WebSocket:
+    /ws/{code}                      see `fabula.server.protocol`
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from fabula.cards.files import CardFiles
+from fabula.cards.library import DeckError, DeckLibrary
+from fabula.cards.original import original_deck
+from fabula.rules import MODES, RulesError
+from fabula.store import SqliteStore
+
+from .config import Config
+from .metrics import Metrics
+from .room import COLOURS, seat_range
+from .service import Connection, RoomService, TokenBucket, settings_from
+
+log = logging.getLogger("fabula.server")
+
+#: The largest HTTP request body read (room settings, a name).
+BODY_MAX = 16_384
+#: Seconds a new connection has to say hello.
+HELLO_SECONDS = 15.0
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def client_address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def create_app(config: Config) -> Starlette:
+    """The server for ``config``; its state lives in ``app.state.service`` once started."""
+    library = DeckLibrary(config.data, builtin=[original_deck()])
+    cards = CardFiles(library)
+    metrics = Metrics()
+    service = RoomService(config, SqliteStore(config.database, durability=config.durability), library, metrics)  # type: ignore[arg-type]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await service.start()
+        app.state.service = service
+        yield
+        await service.stop()
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > BODY_MAX:
+            raise RulesError("too_large", f"A request body has at most {BODY_MAX} bytes.")
+        try:
+            found = json.loads(body or b"{}")
+        except ValueError:
+            raise RulesError("malformed", "The request body is not JSON.") from None
+        if not isinstance(found, dict):
+            raise RulesError("malformed", "The request body is a JSON object.")
+        return found
+
+    def join_url(request: Request, code: str) -> str:
+        base = config.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+        return f"{base}/join/{code}"
+
+    def refused(error: RulesError) -> JSONResponse:
+        metrics.errors.labels(error.code).inc()
+        status = 404 if error.code == "no_room" else 429 if error.code.startswith("too_many") else 400
+        return error_response(status, error.code, error.message)
+
+    async def create_room(request: Request) -> Response:
+        try:
+            body = await read_json(request)
+            settings = settings_from(body.get("settings"))
+            seat = await service.create_room(settings, body.get("name"), body.get("colour"), client_address(request))  # type: ignore[arg-type]
+        except RulesError as error:
+            return refused(error)
+        return JSONResponse(
+            {"code": seat.code, "member": seat.member, "token": seat.token, "join_url": join_url(request, seat.code)},
+            status_code=201,
+        )
+
+    async def room_summary(request: Request) -> Response:
+        try:
+            summary = service.summary(request.path_params["code"])
+        except RulesError as error:
+            return refused(error)
+        return JSONResponse({**summary, "join_url": join_url(request, summary["code"])})
+
+    async def join_room(request: Request) -> Response:
+        try:
+            body = await read_json(request)
+            seat = await service.join(request.path_params["code"], body.get("name"), body.get("colour"))  # type: ignore[arg-type]
+        except RulesError as error:
+            return refused(error)
+        return JSONResponse({"code": seat.code, "member": seat.member, "token": seat.token}, status_code=201)
+
+    async def room_qr(request: Request) -> Response:
+        try:
+            code = service.live(request.path_params["code"]).room.code
+        except RulesError as error:
+            return refused(error)
+        qr = segno.make(join_url(request, code), error="m")
+        out = io.BytesIO()
+        if request.path_params["kind"] == "svg":
+            qr.save(out, kind="svg", scale=8, border=2, xmldecl=False)
+            media = "image/svg+xml"
+        else:
+            qr.save(out, kind="png", scale=8, border=2)
+            media = "image/png"
+        return Response(out.getvalue(), media_type=media, headers={"Cache-Control": "no-cache"})
+
+    async def room_log(request: Request) -> Response:
+        try:
+            return JSONResponse(service.finished_log(request.path_params["code"]))
+        except RulesError as error:
+            return refused(error)
+
+    async def modes(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "modes": [
+                    {"name": mode.name, "summary": mode.summary, "seats": list(seat_range(mode.name))}
+                    for mode in MODES.values()
+                ],
+                "colours": list(COLOURS),
+            }
+        )
+
+    async def decks(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "decks": [
+                    {"name": deck.name, "title": deck.title, "cards": len(deck.cards), "described": deck.described}
+                    for deck in library.decks()
+                ]
+            }
+        )
+
+    async def card_file(request: Request) -> Response:
+        card_id, kind = request.path_params["card"], request.path_params["kind"]
+        if kind not in ("svg", "webp", "png"):
+            return error_response(404, "no_card", "Cards come as .svg, .webp or .png.")
+        try:
+            width = int(request.query_params.get("w", "400"))
+            found = await run_in_threadpool(cards.get, card_id, kind, width)
+        except ValueError:
+            return error_response(400, "bad_width", "w is a number of pixels.")
+        except DeckError as error:
+            return error_response(404, "no_card", error.message)
+        etag = f'"{found.fingerprint}"'
+        headers = {"ETag": etag, "Cache-Control": "public, max-age=86400"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(found.data, media_type=found.media_type, headers=headers)
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok", "rooms": len(service.rooms)})
+
+    async def metrics_page(request: Request) -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    async def index(request: Request) -> Response:
+        page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
+        return HTMLResponse(page)
+
+    def origin_allowed(websocket: WebSocket) -> bool:
+        """A browser always sends Origin: it must be this server (or one configured); a client
+        without Origin is not a browser, so no other site's page can be riding on it."""
+        origin = websocket.headers.get("origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/")
+        if origin in config.allow_origin:
+            return True
+        if config.public_url and origin == _origin_of(config.public_url):
+            return True
+        return urlsplit(origin).netloc == websocket.headers.get("host")
+
+    async def play_socket(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket):
+            metrics.errors.labels("bad_origin").inc()
+            await websocket.close(code=4403, reason="origin not allowed")
+            return
+        address = client_address(websocket)
+        if not service.admit(address):
+            metrics.errors.labels("too_many_connections").inc()
+            await websocket.close(code=4429, reason="too many connections from this address")
+            return
+        connection = Connection(address, TokenBucket(config.messages_per_second, config.message_burst))
+        connection.code = websocket.path_params["code"].upper()
+        await websocket.accept()
+        sender = asyncio.create_task(_send_forever(websocket, connection))
+        try:
+            await _receive_forever(websocket, connection, service)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            service.release(connection)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/join/{code}", index),
+            Route("/api/rooms", create_room, methods=["POST"]),
+            Route("/api/rooms/{code}", room_summary),
+            Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
+            Route("/api/rooms/{code}/qr.{kind:str}", room_qr),
+            Route("/api/rooms/{code}/log", room_log),
+            Route("/api/modes", modes),
+            Route("/api/decks", decks),
+            Route("/cards/{card}.{kind}", card_file),
+            Route("/healthz", healthz),
+            Route("/metrics", metrics_page),
+            WebSocketRoute("/ws/{code}", play_socket),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.config = config
+    return app
+
+
+def _origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def _send_forever(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        data = await connection.outbox.get()
+        await websocket.send_text(data.decode())
+
+
+async def _receive_forever(websocket: WebSocket, connection: Connection, service: RoomService) -> None:
+    hello_by = asyncio.get_running_loop().time() + HELLO_SECONDS
+    while True:
+        if connection.greeted:
+            message = await websocket.receive()
+        else:
+            try:
+                message = await asyncio.wait_for(websocket.receive(), hello_by - asyncio.get_running_loop().time())
+            except TimeoutError:
+                await websocket.close(code=4408, reason="no hello in time")
+                return
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        data = message.get("text")
+        if data is None:
+            data = message.get("bytes") or b""
+        await service.handle(connection, data)
+        if not connection.greeted and connection.code not in service.rooms:
+            await websocket.close(code=4404, reason="no such room")
+            return
+
+
+__all__ = ["create_app"]

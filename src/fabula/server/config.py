@@ -1,0 +1,108 @@
+"""Every setting of `fabula serve`: a command-line option, or an environment variable
+``FABULA_<NAME>`` (the option's name in capitals, dashes as underscores). The command line wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, get_type_hints
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    host: str = field(default="127.0.0.1", metadata={"help": "address to listen on (0.0.0.0: every interface)"})
+    port: int = field(default=8000, metadata={"help": "port to listen on (0: any free port)"})
+    data: Path = field(default=Path("data"), metadata={"help": "data folder: the room database, imported decks"})
+    public_url: str = field(
+        default="", metadata={"help": "the URL players open, for join links and QR codes (default: from the request)"}
+    )
+    durability: str = field(
+        default="process",
+        metadata={
+            "help": "'process': every acknowledged action survives any crash of the server process; "
+            "'power': also an operating-system crash or power loss (an fsync per action)",
+            "choices": ("process", "power"),
+        },
+    )
+    room_idle_seconds: float = field(
+        default=6 * 3600, metadata={"help": "a room with nobody connected is deleted after this long"}
+    )
+    disconnect_grace_seconds: float = field(
+        default=60, metadata={"help": "a bot moves for a seat whose player has been away this long"}
+    )
+    bot_delay_seconds: float = field(default=1.0, metadata={"help": "how long a bot 'thinks' before its move"})
+    max_message_bytes: int = field(default=16_384, metadata={"help": "largest WebSocket message accepted"})
+    messages_per_second: float = field(default=10, metadata={"help": "sustained messages per connection"})
+    message_burst: int = field(default=40, metadata={"help": "messages per connection allowed in a burst"})
+    max_rooms_per_address: int = field(default=20, metadata={"help": "open rooms one address may create"})
+    max_connections_per_address: int = field(
+        default=64, metadata={"help": "WebSocket connections one address may hold"}
+    )
+    allow_origin: tuple[str, ...] = field(
+        default=(),
+        metadata={"help": "extra allowed WebSocket Origins, e.g. https://fabula.example (the server's own is allowed)"},
+    )
+    sweep_seconds: float = field(default=60, metadata={"help": "how often idle rooms are looked for"})
+    log_level: str = field(default="info", metadata={"help": "debug, info, warning or error"})
+
+    def __post_init__(self) -> None:
+        if self.durability not in ("process", "power"):
+            raise ValueError(f"--durability is 'process' or 'power'; got {self.durability!r}")
+        if self.log_level.lower() not in ("debug", "info", "warning", "error"):
+            raise ValueError(f"--log-level is debug, info, warning or error; got {self.log_level!r}")
+
+    @property
+    def database(self) -> Path:
+        return self.data / "rooms.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    for spec in fields(Config):
+        flag = "--" + spec.name.replace("_", "-")
+        env = "FABULA_" + spec.name.upper()
+        help_text = f"{spec.metadata.get('help', '')} [env {env}; default {_show(spec.default)}]"
+        if spec.name == "allow_origin":
+            parser.add_argument(flag, action="append", default=None, metavar="ORIGIN", help=help_text)
+        else:
+            parser.add_argument(flag, default=None, help=help_text, choices=spec.metadata.get("choices"))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "none" if not value else ",".join(value)
+    return str(value) if value != "" else "none"
+
+
+def from_arguments(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> Config:
+    """The configuration from parsed arguments, then environment variables, then defaults;
+    `ValueError` naming the setting for a value of the wrong kind."""
+    hints = get_type_hints(Config)
+    values: dict[str, Any] = {}
+    for spec in fields(Config):
+        given = getattr(args, spec.name, None)
+        if given is None:
+            given = environ.get("FABULA_" + spec.name.upper())
+        if given is None:
+            continue
+        values[spec.name] = _convert(spec.name, hints[spec.name], given)
+    return Config(**values)
+
+
+def _convert(name: str, kind: Any, value: str | Sequence[str]) -> Any:
+    try:
+        if kind is Path:
+            return Path(str(value))
+        if kind is int:
+            return int(str(value))
+        if kind is float:
+            return float(str(value))
+        if kind == tuple[str, ...]:
+            parts = value.split(",") if isinstance(value, str) else list(value)
+            return tuple(part.strip().rstrip("/") for part in parts if part.strip())
+        return str(value)
+    except ValueError:
+        raise ValueError(f"--{name.replace('_', '-')}: {value!r} is not a valid {kind.__name__}") from None

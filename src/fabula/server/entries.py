@@ -1,0 +1,106 @@
+"""What a room's log holds: every change to a room, as it was accepted, in order.
+
+A room is rebuilt by applying its entries from the first; a running room applies each new entry
+the same way, so a restarted server ends in exactly the state it acknowledged. Entries carry
+their time (``at``, Unix seconds) so that deadlines can be recomputed, never stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
+    """What the host chooses before the start."""
+
+    mode: str = "odyssey"
+    #: rule options, as `fabula.rules.Options` takes them (target_score, storyteller_cycles, …)
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    #: the decks the game's cards come from, in order
+    decks: list[str] = msgspec.field(default_factory=lambda: ["fabula"])
+    #: seconds a phase may last before bots move for the seats still awaited; None: no timer
+    clue_seconds: int | None = None
+    play_seconds: int | None = None
+    vote_seconds: int | None = None
+
+
+class Entry(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, kw_only=True):
+    at: float
+    #: the id of the client message that made this entry, so a re-sent message is recognised
+    #: even after a restart
+    client_id: str | None = None
+    #: the member whose message made this entry (None: the server itself, or a join over HTTP)
+    by: int | None = None
+
+
+class Created(Entry, tag="created"):
+    settings: RoomSettings
+
+
+class Joined(Entry, tag="joined"):
+    member: int
+    name: str
+    colour: str
+    #: SHA-256 of the seat token; the token itself is never stored
+    token_hash: str
+    #: the bot's level for a seat the host filled with a bot; None for a person
+    bot: str | None = None
+
+
+class Left(Entry, tag="left"):
+    member: int
+    kicked: bool = False
+
+
+class HostPassed(Entry, tag="host"):
+    """Hosting passed to ``member``."""
+
+    member: int
+
+
+class SettingsChanged(Entry, tag="settings"):
+    settings: RoomSettings
+
+
+class TeamsSet(Entry, tag="teams"):
+    #: pairs of members who play together
+    pairs: list[list[int]]
+
+
+class Started(Entry, tag="started"):
+    """A game began (the first, or a rematch with the same seats)."""
+
+    seed: int
+    #: the member at each game seat
+    seating: list[int]
+    #: the card ids of the game's deck, so that a deck deleted later cannot break the replay
+    deck: list[str]
+
+
+class Acted(Entry, tag="acted"):
+    member: int
+    action: dict[str, Any]
+    #: made by a bot for an absent or timed-out person
+    auto: bool = False
+
+
+class Said(Entry, tag="said"):
+    member: int
+    text: str
+    team_only: bool = False
+
+
+AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Said
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(AnyEntry)
+
+
+def encode(entry: AnyEntry) -> bytes:
+    return _encoder.encode(entry)
+
+
+def decode(data: bytes) -> AnyEntry:
+    return _decoder.decode(data)

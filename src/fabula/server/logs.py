@@ -1,0 +1,19 @@
+"""Structured logs: one JSON object per line on stderr, with the fields passed as ``extra``."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from pythonjsonlogger.json import JsonFormatter
+
+
+def configure(level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s", rename_fields={"levelname": "level"})
+    )
+    root = logging.getLogger("fabula")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False

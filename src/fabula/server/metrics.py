@@ -1,0 +1,28 @@
+"""What `/metrics` reports, in the Prometheus text format (one registry per server, so tests
+can run several servers in one process)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry()
+        self.rooms = Gauge("fabula_rooms", "Rooms held by this process", registry=registry)
+        self.connections = Gauge("fabula_connections", "Open WebSocket connections", registry=registry)
+        self.messages = Counter("fabula_messages", "Client messages received", registry=registry)
+        self.actions = Counter("fabula_actions", "Game actions accepted from clients", registry=registry)
+        self.auto_moves = Counter(
+            "fabula_auto_moves", "Moves made by bots (bot seats, timers, absent players)", registry=registry
+        )
+        self.errors = Counter("fabula_errors", "Client messages refused, by error code", ["code"], registry=registry)
+        self.action_seconds = Histogram(
+            "fabula_action_seconds",
+            "From receiving a game action to every connection of the room having its update queued",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=registry,
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,197 @@
+"""The WebSocket protocol: every message a client may send, every message the server sends.
+
+One JSON object per WebSocket text message. A client message has a ``type`` and an ``id`` of the
+client's choosing; the server's reply (``ack``, ``error``, ``legal``, ``pong``, ``welcome``)
+names that id. Sending the same id again is harmless: a change that was already made is
+acknowledged again, never made twice.
+
+>>> decode_client(b'{"type": "act", "id": "m1", "action": {"type": "vote", "slots": [2]}}')
+Act(id='m1', action={'type': 'vote', 'slots': [2]})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .entries import RoomSettings
+
+#: Ids are the client's: any short string.
+ID_MAX = 64
+
+
+class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
+    id: str
+
+
+class Hello(ClientMessage, tag="hello"):
+    """First message on a connection: take a seat with its token, or watch (``token`` null)."""
+
+    token: str | None = None
+
+
+class Act(ClientMessage, tag="act"):
+    """A move in the game, as the engine's actions write it (``seat`` may be left out)."""
+
+    action: dict[str, Any]
+
+
+class Legal(ClientMessage, tag="legal"):
+    """Ask for the moves your seat may make now (a bot's shortcut; a clue is left null)."""
+
+
+class Say(ClientMessage, tag="say"):
+    """A chat message to the table, or (``team_only``, mode `teams`) to your teammate."""
+
+    text: str
+    team_only: bool = False
+
+
+class Leave(ClientMessage, tag="leave"):
+    """Give up your seat: in the lobby it is freed; in a game a bot plays it until you return."""
+
+
+class ChangeSettings(ClientMessage, tag="settings"):
+    """Host, before the start: mode, options, decks and timers."""
+
+    settings: RoomSettings
+
+
+class SetTeams(ClientMessage, tag="teams"):
+    """Host, mode `teams`: who plays with whom (members, in pairs); the rest are paired in order."""
+
+    pairs: list[list[int]]
+
+
+class AddBot(ClientMessage, tag="add_bot"):
+    """Host, before the start: a bot takes a free seat."""
+
+    level: str = "random"
+
+
+class Kick(ClientMessage, tag="kick"):
+    """Host: remove a member (a bot, or a person — whose seat a bot then plays)."""
+
+    member: int
+
+
+class PassHost(ClientMessage, tag="pass_host"):
+    """Host: hand hosting to another person in the room."""
+
+    member: int
+
+
+class Start(ClientMessage, tag="start"):
+    """Host: start the game with the members present."""
+
+
+class Rematch(ClientMessage, tag="rematch"):
+    """Host, after the end: a new game with the same seats."""
+
+
+class Ping(ClientMessage, tag="ping"):
+    """Answered by ``pong``; keeps a connection through proxies that close idle ones."""
+
+
+AnyClientMessage = (
+    Hello | Act | Legal | Say | Leave | ChangeSettings | SetTeams | AddBot | Kick | PassHost | Start | Rematch | Ping
+)
+
+
+class ServerMessage(msgspec.Struct, tag_field="type"):
+    pass
+
+
+class Welcome(ServerMessage, tag="welcome"):
+    """Answer to ``hello``: who you are here (``member`` null for a spectator) and the recent chat."""
+
+    id: str
+    member: int | None
+    chat: list[ChatLine]
+
+
+class State(ServerMessage, tag="state"):
+    """The room as you may see it, your seat's game view included. Sent on connecting and after
+    every accepted change; each one is complete, so a client just renders the newest."""
+
+    room: dict[str, Any]
+
+
+class Ack(ServerMessage, tag="ack"):
+    """Your message ``id`` was accepted and stored as the room's entry ``seq``."""
+
+    id: str
+    seq: int
+
+
+class Error(ServerMessage, tag="error"):
+    """Your message ``id`` (null if it could not be read) was refused; nothing changed."""
+
+    id: str | None
+    code: str
+    message: str
+
+
+class LegalMoves(ServerMessage, tag="legal"):
+    id: str
+    actions: list[dict[str, Any]]
+
+
+class ChatLine(ServerMessage, tag="chat"):
+    member: int
+    name: str
+    text: str
+    team_only: bool
+    at: float
+
+
+class Pong(ServerMessage, tag="pong"):
+    id: str
+
+
+AnyServerMessage = Welcome | State | Ack | Error | LegalMoves | ChatLine | Pong
+
+_client_decoder = msgspec.json.Decoder(AnyClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str, message_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.message_id = code, message, message_id
+
+
+def decode_client(data: bytes | str) -> AnyClientMessage:
+    """The message in ``data``, or `BadMessage` saying what is wrong with it (with its id, if any)."""
+    try:
+        message = _client_decoder.decode(data)
+    except msgspec.DecodeError as error:
+        raise BadMessage("malformed", f"Unreadable message: {error}", _guess_id(data)) from None
+    if not message.id or len(message.id) > ID_MAX:
+        raise BadMessage("bad_id", f"A message id is 1 to {ID_MAX} characters.")
+    return message
+
+
+def _guess_id(data: bytes | str) -> str | None:
+    """The id of a message that failed to decode, so the error can still name it."""
+    try:
+        found = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(found, dict):
+        message_id = found.get("id")
+        if isinstance(message_id, str) and 0 < len(message_id) <= ID_MAX:
+            return message_id
+    return None
+
+
+def encode(message: AnyServerMessage) -> bytes:
+    return _encoder.encode(message)
+
+
+def schemas() -> dict[str, Any]:
+    """JSON Schemas of every client and server message (for docs/protocol.md)."""
+    client_schema = msgspec.json.schema(AnyClientMessage)
+    server_schema = msgspec.json.schema(AnyServerMessage)
+    return {"client": client_schema, "server": server_schema}

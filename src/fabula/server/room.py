@@ -1,0 +1,395 @@
+"""One room as a pure value: members, host, settings and the game, folded from its log entries.
+
+`Room.apply` is the only way a room changes, both live and when a room is rebuilt from the store;
+it checks the entry first and raises `RoomError` (or the engine's `RulesError`) without changing
+anything, so a refused request leaves the room exactly as it was.
+
+>>> room = Room("KX7P")
+>>> room.apply(Created(at=0.0, settings=RoomSettings(mode="odyssey")))
+>>> room.apply(Joined(at=1.0, member=0, name="Mara", colour="blue", token_hash="…"))
+>>> room.host, room.status
+(0, 'lobby')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from fabula.rules import MODES, Game, Options, Phase, Ruleset, action_from_json
+from fabula.rules.errors import RulesError
+
+from .entries import (
+    Acted,
+    AnyEntry,
+    Created,
+    HostPassed,
+    Joined,
+    Left,
+    RoomSettings,
+    Said,
+    SettingsChanged,
+    Started,
+    TeamsSet,
+)
+
+#: The twelve rabbits, in the order of the box.
+COLOURS = (
+    "red",
+    "pink",
+    "yellow",
+    "blue",
+    "dark green",
+    "light green",
+    "orange",
+    "brown",
+    "purple",
+    "black",
+    "white",
+    "grey",
+)
+NAME_MAX = 24
+CHAT_MAX = 300
+CHAT_KEPT = 100
+TIMER_RANGE = (10, 3600)
+BOT_LEVELS = ("random",)
+
+Status = Literal["lobby", "playing", "over"]
+
+
+class RoomError(RulesError):
+    """A request the room refuses (taken colour, not the host, game already started, …)."""
+
+
+def clean_text(text: object, *, limit: int, what: str) -> str:
+    """``text`` as one line of plain text: control and format characters removed, whitespace
+    collapsed; `RoomError` if it is not text, empty or longer than ``limit``.
+
+    >>> clean_text("  Mara\\u202e \\t B ", limit=24, what="name")
+    'Mara B'
+    """
+    if not isinstance(text, str):
+        raise RoomError("malformed", f"The {what} must be text.")
+    # Cc: control characters; Cf: invisible format characters (bidi overrides, zero-width joiners)
+    kept = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch) not in {"Cc", "Cf"})
+    cleaned = " ".join(kept.split())
+    if not cleaned:
+        raise RoomError(f"{what}_empty", f"The {what} is empty.")
+    if len(cleaned) > limit:
+        raise RoomError(f"{what}_too_long", f"A {what} has at most {limit} characters; this one has {len(cleaned)}.")
+    return cleaned
+
+
+def seat_range(mode: str) -> tuple[int, int]:
+    """The fewest and most seats of ``mode``."""
+    counts = MODES[mode].seat_counts
+    return counts[0], counts[-1]
+
+
+def check_settings(settings: RoomSettings, members: int) -> None:
+    """`RoomError` unless ``settings`` could make a game (with ``members`` seated, if that fits)."""
+    if settings.mode not in MODES:
+        raise RoomError("unknown_mode", f"Unknown mode {settings.mode!r}; the modes are {', '.join(MODES)}.")
+    low, high = seat_range(settings.mode)
+    Options.resolve(settings.mode, min(max(members, low), high), settings.options)
+    if not settings.decks or len(settings.decks) > 8:
+        raise RoomError("bad_decks", "Choose between one and eight decks.")
+    for name, seconds in (
+        ("clue", settings.clue_seconds),
+        ("play", settings.play_seconds),
+        ("vote", settings.vote_seconds),
+    ):
+        if seconds is not None and not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]:
+            raise RoomError(
+                "bad_timer", f"The {name} timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds; got {seconds}."
+            )
+
+
+@dataclass(slots=True)
+class Member:
+    id: int
+    name: str
+    colour: str
+    token_hash: str
+    bot: str | None
+    #: left the game in progress (or was kicked from it): a bot plays the seat until they return
+    away: bool = False
+
+
+class Room:
+    """A room's state. Build it with `apply`, one entry at a time, from its ``Created`` entry."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.settings = RoomSettings()
+        self.members: dict[int, Member] = {}
+        self.host: int | None = None
+        self.pairs: list[list[int]] = []
+        self.game: Game | None = None
+        self.seating: list[int] = []
+        self.games_started = 0
+        #: the sequence number the next entry gets
+        self.seq = 0
+        self.created_at = 0.0
+        self.last_at = 0.0
+        #: when the current phase of the game began (deadlines are counted from it)
+        self.phase_since = 0.0
+        self.chat: deque[Said] = deque(maxlen=CHAT_KEPT)
+        #: the entries made by each client message id, to answer a re-sent message
+        self.client_ids: dict[tuple[int | None, str], int] = {}
+        self._next_member = 0
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def status(self) -> Status:
+        if self.game is None:
+            return "lobby"
+        return "over" if self.game.phase is Phase.OVER else "playing"
+
+    def seat_of(self, member: int) -> int | None:
+        """The game seat of ``member`` (None before the start or for a member not seated)."""
+        try:
+            return self.seating.index(member)
+        except ValueError:
+            return None
+
+    def member_by_token_hash(self, token_hash: str) -> Member | None:
+        for member in self.members.values():
+            if member.token_hash == token_hash and member.bot is None:
+                return member
+        return None
+
+    def teammate_members(self, member: int) -> set[int]:
+        """Who reads ``member``'s team chat: the pair ``member`` belongs to."""
+        if self.game is not None and self.game.rules.teams is not None:
+            seat = self.seat_of(member)
+            if seat is not None:
+                return {self.seating[self.game.rules.teammate(seat)], member}
+        for pair in self.pairs:
+            if member in pair:
+                return set(pair)
+        return {member}
+
+    def deadline(self) -> float | None:
+        """When the current phase's timer runs out (None: no timer, or no game running)."""
+        game = self.game
+        if game is None or game.phase is Phase.OVER:
+            return None
+        seconds = {
+            Phase.CLUE: self.settings.clue_seconds,
+            Phase.PLAY: self.settings.play_seconds,
+            Phase.VOTE: self.settings.vote_seconds,
+        }[game.phase]
+        return None if seconds is None else self.phase_since + seconds
+
+    def free_colours(self) -> list[str]:
+        taken = {member.colour for member in self.members.values()}
+        return [colour for colour in COLOURS if colour not in taken]
+
+    def default_seating(self) -> list[int]:
+        """Join order; in `teams` the pairs, so that teammates sit opposite (seat s and s + N/2)."""
+        order = sorted(self.members)
+        if self.settings.mode != "teams":
+            return order
+        pairs = self.full_pairs()
+        return [pair[0] for pair in pairs] + [pair[1] for pair in pairs]
+
+    def full_pairs(self) -> list[list[int]]:
+        """The host's pairs, completed by pairing the rest in join order."""
+        paired = [pair for pair in self.pairs if all(m in self.members for m in pair)]
+        taken = {m for pair in paired for m in pair}
+        rest = [m for m in sorted(self.members) if m not in taken]
+        return paired + [rest[i : i + 2] for i in range(0, len(rest) - 1, 2)]
+
+    def snapshot(self, member: int | None) -> dict[str, Any]:
+        """What ``member`` (None: a spectator) may know of the room, its own seat's game view included."""
+        seat = None if member is None else self.seat_of(member)
+        game = self.game
+        seats = {m: s for s, m in enumerate(self.seating)}
+        return {
+            "code": self.code,
+            "seq": self.seq,
+            "status": self.status,
+            "settings": {
+                "mode": self.settings.mode,
+                "options": self.settings.options,
+                "decks": self.settings.decks,
+                "clue_seconds": self.settings.clue_seconds,
+                "play_seconds": self.settings.play_seconds,
+                "vote_seconds": self.settings.vote_seconds,
+            },
+            "host": self.host,
+            "members": [
+                {
+                    "member": m.id,
+                    "name": m.name,
+                    "colour": m.colour,
+                    "bot": m.bot,
+                    "away": m.away,
+                    "seat": seats.get(m.id),
+                }
+                for m in self.members.values()
+            ],
+            "pairs": self.full_pairs() if self.settings.mode == "teams" else None,
+            "you": None if member is None else {"member": member, "seat": seat, "host": member == self.host},
+            "games_started": self.games_started,
+            "deadline": self.deadline(),
+            "game": None if game is None else game.view(seat),
+        }
+
+    # ------------------------------------------------------------------ changing
+
+    def apply(self, entry: AnyEntry) -> None:
+        """Fold ``entry`` in; `RulesError` (nothing changed) if the room refuses it."""
+        if self.seq == 0 and not isinstance(entry, Created):
+            raise RoomError("no_room", "A room's log starts with its creation.")
+        match entry:
+            case Created():
+                self._created(entry)
+            case Joined():
+                self._joined(entry)
+            case Left():
+                self._left(entry)
+            case HostPassed():
+                self._host_passed(entry)
+            case SettingsChanged():
+                self._settings_changed(entry)
+            case TeamsSet():
+                self._teams_set(entry)
+            case Started():
+                self._started(entry)
+            case Acted():
+                self._acted(entry)
+            case Said():
+                self._said(entry)
+        if entry.client_id is not None:
+            self.client_ids[(entry.by, entry.client_id)] = self.seq
+        self.seq += 1
+        self.last_at = entry.at
+
+    def _created(self, entry: Created) -> None:
+        if self.seq != 0:
+            raise RoomError("exists", "This room exists already.")
+        check_settings(entry.settings, 0)
+        self.settings = entry.settings
+        self.created_at = entry.at
+
+    def _joined(self, entry: Joined) -> None:
+        if self.game is not None:
+            raise RoomError("game_started", "The game has started; watch as a spectator, or wait for the next room.")
+        name = clean_text(entry.name, limit=NAME_MAX, what="name")
+        if entry.member != self._next_member:
+            raise RoomError("bad_member", "Members are numbered in joining order.")
+        high = seat_range(self.settings.mode)[1]
+        if len(self.members) >= high:
+            raise RoomError("room_full", f"Mode {self.settings.mode!r} seats at most {high} players.")
+        if entry.colour not in COLOURS:
+            raise RoomError("unknown_colour", f"Unknown colour {entry.colour!r}; the rabbits are {', '.join(COLOURS)}.")
+        for member in self.members.values():
+            if member.colour == entry.colour:
+                raise RoomError("colour_taken", f"{member.name} already plays the {entry.colour} rabbit.")
+            if member.name.casefold() == name.casefold():
+                raise RoomError("name_taken", f"Someone here is already called {member.name}.")
+        if entry.bot is not None and entry.bot not in BOT_LEVELS:
+            raise RoomError("unknown_bot", f"Unknown bot level {entry.bot!r}; the levels are {', '.join(BOT_LEVELS)}.")
+        self.members[entry.member] = Member(entry.member, name, entry.colour, entry.token_hash, entry.bot)
+        self._next_member += 1
+        if self.host is None and entry.bot is None:
+            self.host = entry.member
+
+    def _left(self, entry: Left) -> None:
+        member = self.members.get(entry.member)
+        if member is None:
+            raise RoomError("unknown_member", "There is no such player in this room.")
+        if self.game is None:
+            del self.members[entry.member]
+            self.pairs = [pair for pair in self.pairs if entry.member not in pair]
+        else:
+            # The seat stays in the game: a bot plays it, and a kicked person cannot come back.
+            member.away = True
+            if entry.kicked:
+                member.token_hash = ""
+        if self.host == entry.member:
+            self.host = self._next_host(entry.member)
+
+    def _next_host(self, leaving: int) -> int | None:
+        for member in self.members.values():
+            if member.id != leaving and member.bot is None and not member.away:
+                return member.id
+        return None
+
+    def _host_passed(self, entry: HostPassed) -> None:
+        member = self.members.get(entry.member)
+        if member is None or member.bot is not None or member.away:
+            raise RoomError("unknown_member", "Hosting passes only to a person in the room.")
+        self.host = entry.member
+
+    def _settings_changed(self, entry: SettingsChanged) -> None:
+        if self.game is not None:
+            raise RoomError("game_started", "Settings change only before the game starts.")
+        check_settings(entry.settings, len(self.members))
+        high = seat_range(entry.settings.mode)[1]
+        if len(self.members) > high:
+            raise RoomError(
+                "room_full", f"Mode {entry.settings.mode!r} seats at most {high}; {len(self.members)} are here."
+            )
+        self.settings = entry.settings
+
+    def _teams_set(self, entry: TeamsSet) -> None:
+        if self.game is not None:
+            raise RoomError("game_started", "Teams are set before the game starts.")
+        if self.settings.mode != "teams":
+            raise RoomError("not_teams", "Teams are only for mode 'teams'.")
+        seen: set[int] = set()
+        for pair in entry.pairs:
+            if len(pair) != 2 or any(m not in self.members or m in seen for m in pair):
+                raise RoomError("bad_teams", "Teams are pairs of different players of this room.")
+            seen.update(pair)
+        self.pairs = [list(pair) for pair in entry.pairs]
+
+    def _started(self, entry: Started) -> None:
+        if self.status == "playing":
+            raise RoomError("game_started", "A game is already being played.")
+        if sorted(entry.seating) != sorted(self.members):
+            raise RoomError("bad_seating", "Every member must have exactly one seat.")
+        game = Game.new(
+            self.settings.mode, len(entry.seating), options=self.settings.options, seed=entry.seed, deck=entry.deck
+        )
+        self.game, self.seating = game, list(entry.seating)
+        self.games_started += 1
+        self.phase_since = entry.at
+
+    def _acted(self, entry: Acted) -> None:
+        game = self.game
+        if game is None:
+            raise RoomError("not_started", "The game has not started.")
+        seat = self.seat_of(entry.member)
+        if seat is None:
+            raise RoomError("not_seated", "Spectators do not play.")
+        payload = dict(entry.action)
+        if payload.setdefault("seat", seat) != seat:
+            raise RoomError("not_your_seat", "You can only move for your own seat.")
+        before = (game.round, game.phase)
+        game.apply(action_from_json(payload))
+        if (game.round, game.phase) != before:
+            self.phase_since = entry.at
+
+    def _said(self, entry: Said) -> None:
+        if entry.member not in self.members:
+            raise RoomError("unknown_member", "Only players chat.")
+        text = clean_text(entry.text, limit=CHAT_MAX, what="message")
+        if entry.team_only and self.settings.mode != "teams":
+            raise RoomError("not_teams", "Team chat is only for mode 'teams'.")
+        entry.text = text
+        self.chat.append(entry)
+
+    # ------------------------------------------------------------------ rules for the host
+
+    def check_start(self) -> Ruleset:
+        """The game a start would create now, or `RulesError` saying why not."""
+        if self.status == "playing":
+            raise RoomError("game_started", "A game is already being played.")
+        return Ruleset.create(self.settings.mode, len(self.members), self.settings.options)

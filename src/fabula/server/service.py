@@ -1,0 +1,638 @@
+"""The room service: the only writer of rooms. It turns requests into log entries, stores them
+before anyone hears of them, and sends every connection of a room its own new snapshot.
+
+    request → Room.apply(entry) (checks; refuses without a change) → store.append → every connection
+
+Per room one asyncio lock makes that sequence atomic; a failed append rebuilds the room from the
+store, so memory never runs ahead of what is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fabula.bots.base import make_bot
+from fabula.cards.library import DeckError, DeckLibrary
+from fabula.rules import Phase, RulesError
+from fabula.store import EventStore, SeqTaken
+
+from . import protocol as p
+from .config import Config
+from .entries import (
+    Acted,
+    AnyEntry,
+    Created,
+    HostPassed,
+    Joined,
+    Left,
+    RoomSettings,
+    Said,
+    SettingsChanged,
+    Started,
+    TeamsSet,
+    decode,
+    encode,
+)
+from .metrics import Metrics
+from .room import BOT_LEVELS, COLOURS, NAME_MAX, Room, RoomError, clean_text
+
+log = logging.getLogger("fabula.server")
+
+#: Room codes avoid look-alikes: no 0/O, 1/I/L, no U/V.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
+CODE_LENGTH = 5
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TokenBucket:
+    """``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Outbox:
+    """What a connection still has to send. A state snapshot replaces an unsent older one (each
+    is complete), so a slow client gets the newest state, never a growing backlog."""
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[bool, bytes]] = deque()
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def put(self, data: bytes, *, is_state: bool = False) -> None:
+        if self.closed:
+            return
+        if is_state:
+            self._queue = deque(item for item in self._queue if not item[0])
+        self._queue.append((is_state, data))
+        self._ready.set()
+
+    async def get(self) -> bytes:
+        while not self._queue:
+            self._ready.clear()
+            await self._ready.wait()
+        return self._queue.popleft()[1]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: a member's seat (``member`` set) or a spectator."""
+
+    address: str
+    bucket: TokenBucket
+    outbox: Outbox = field(default_factory=Outbox)
+    code: str | None = None
+    member: int | None = None
+    greeted: bool = False
+
+    def send(self, message: p.AnyServerMessage) -> None:
+        self.outbox.put(p.encode(message), is_state=isinstance(message, p.State))
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    room: Room
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    #: since when each member has had no connection (members absent from the dict are connected)
+    gone_since: dict[int, float] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    scheduler: asyncio.Task[None] | None = None
+    created_by: str = ""
+    idle_since: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What joining hands back: the member number and the secret that takes the seat."""
+
+    code: str
+    member: int
+    token: str
+
+
+class RoomService:
+    def __init__(
+        self,
+        config: Config,
+        store: EventStore,
+        library: DeckLibrary,
+        metrics: Metrics,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.config, self.store, self.library, self.metrics, self.clock = config, store, library, metrics, clock
+        self.rng = rng or random.SystemRandom()
+        self.rooms: dict[str, LiveRoom] = {}
+        self.connections_by_address: dict[str, int] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Load every stored room (its timers and bots resume) and start the idle sweeper."""
+        now = self.clock()
+        for code in await self.store.room_codes():
+            try:
+                room = await self._rebuild(code)
+            except (RulesError, ValueError) as error:  # a damaged log must not stop the others
+                log.error("room cannot be rebuilt", extra={"room": code, "error": str(error)})
+                continue
+            if room is None:  # created but its first entry never landed: never acknowledged
+                await self.store.delete_room(code)
+                continue
+            live = LiveRoom(room, idle_since=now)
+            live.gone_since = dict.fromkeys(room.members, now)
+            self.rooms[code] = live
+            self._start_scheduler(live)
+        self.metrics.rooms.set(len(self.rooms))
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        tasks = [live.scheduler for live in self.rooms.values() if live.scheduler] + [self._sweeper]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        for task in tasks:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await self.store.close()
+
+    async def _rebuild(self, code: str) -> Room | None:
+        entries = await self.store.load(code)
+        if not entries:
+            return None
+        room = Room(code)
+        for stored in entries:
+            room.apply(decode(stored.data))
+        return room
+
+    # ------------------------------------------------------------------ the one way a room changes
+
+    async def commit(self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry]) -> int:
+        """Apply the entry (or the entry ``make`` builds inside the room's lock, for one that
+        depends on the room), store it, tell everyone; the entry's sequence number.
+        `RulesError` (nothing changed) if the room refuses it."""
+        async with live.lock:
+            room = live.room
+            entry = make(room) if callable(make) else make
+            seq = room.seq
+            room.apply(entry)
+            try:
+                await self.store.append(room.code, seq, encode(entry), entry.at)
+            except Exception as error:
+                # Memory ran ahead of the store: go back to what is durable.
+                rebuilt = await self._rebuild(room.code)
+                if rebuilt is not None:
+                    live.room = rebuilt
+                if isinstance(error, SeqTaken):
+                    raise RoomError(
+                        "conflict", "Someone else changed the room at the same moment; try again."
+                    ) from None
+                log.exception("append failed", extra={"room": room.code})
+                raise RoomError("store_failed", "The server could not save that; try again.") from None
+            self._publish(live, entry)
+        return seq
+
+    def _publish(self, live: LiveRoom, entry: AnyEntry) -> None:
+        room = live.room
+        if isinstance(entry, Said):
+            line = p.ChatLine(entry.member, room.members[entry.member].name, entry.text, entry.team_only, entry.at)
+            readers = room.teammate_members(entry.member) if entry.team_only else None
+            for connection in live.connections:
+                if readers is None or connection.member in readers:
+                    connection.send(line)
+            return
+        snapshots: dict[int | None, p.State] = {}
+        for connection in live.connections:
+            member = connection.member
+            if member not in snapshots:
+                snapshots[member] = p.State(room.snapshot(member))
+            connection.send(snapshots[member])
+        live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
+
+    # ------------------------------------------------------------------ rooms and seats (HTTP)
+
+    async def create_room(self, settings: RoomSettings, name: str, colour: str, address: str) -> Seat:
+        """A new room with its creator seated as host."""
+        created = sum(1 for live in self.rooms.values() if live.created_by == address)
+        if created >= self.config.max_rooms_per_address:
+            raise RoomError("too_many_rooms", f"One address may keep at most {created} rooms open.")
+        now = self.clock()
+        name = clean_name(name)
+        try:
+            self.library.cards(settings.decks)
+        except DeckError as error:
+            raise RoomError("bad_decks", error.message) from None
+        probe = Room("PROBE")
+        probe.apply(Created(at=now, settings=settings))
+        token = new_token()
+        probe.apply(Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token)))
+        for _ in range(100):
+            code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and await self.store.create_room(code, now):
+                break
+        else:  # pragma: no cover - 20 million codes
+            raise RoomError("no_code", "No free room code was found; try again.")
+        live = LiveRoom(Room(code), created_by=address, idle_since=now)
+        self.rooms[code] = live
+        self._start_scheduler(live)
+        await self.commit(live, Created(at=now, settings=settings))
+        await self.commit(live, Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token)))
+        live.gone_since[0] = now
+        self.metrics.rooms.set(len(self.rooms))
+        log.info("room created", extra={"room": code, "mode": settings.mode, "address": address})
+        return Seat(code, 0, token)
+
+    def live(self, code: str) -> LiveRoom:
+        live = self.rooms.get(code.upper())
+        if live is None:
+            raise RoomError("no_room", f"There is no room {code!r}; check the code.")
+        return live
+
+    async def join(self, code: str, name: str, colour: str) -> Seat:
+        live = self.live(code)
+        token = new_token()
+        now = self.clock()
+        name = clean_name(name)
+        made: list[Joined] = []
+
+        def joined(room: Room) -> Joined:
+            made.append(
+                Joined(at=now, member=room._next_member, name=name, colour=colour, token_hash=token_hash(token))
+            )
+            return made[-1]
+
+        await self.commit(live, joined)
+        member = made[-1].member
+        live.gone_since[member] = now
+        log.info("joined", extra={"room": live.room.code, "member": member})
+        return Seat(live.room.code, member, token)
+
+    # ------------------------------------------------------------------ connections (WebSocket)
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False if it already holds too many."""
+        held = self.connections_by_address.get(address, 0)
+        if held >= self.config.max_connections_per_address:
+            return False
+        self.connections_by_address[address] = held + 1
+        self.metrics.connections.inc()
+        return True
+
+    def release(self, connection: Connection) -> None:
+        """Forget a closed connection."""
+        address = connection.address
+        self.connections_by_address[address] -= 1
+        if not self.connections_by_address[address]:
+            del self.connections_by_address[address]
+        self.metrics.connections.dec()
+        connection.outbox.closed = True
+        if connection.code is None or connection.code not in self.rooms:
+            return
+        live = self.rooms[connection.code]
+        live.connections.discard(connection)
+        member = connection.member
+        now = self.clock()
+        if member is not None and not any(c.member == member for c in live.connections):
+            live.gone_since[member] = now
+            live.wake.set()
+        if not live.connections:
+            live.idle_since = now
+
+    async def handle(self, connection: Connection, data: bytes | str) -> None:
+        """Answer one message; never raises for anything the client sent."""
+        self.metrics.messages.inc()
+        started = time.perf_counter()
+        message_id: str | None = None
+        try:
+            if len(data) > self.config.max_message_bytes:
+                raise p.BadMessage("too_large", f"A message has at most {self.config.max_message_bytes} bytes.")
+            if not connection.bucket.take():
+                raise p.BadMessage("rate_limited", "Too many messages; slow down.")
+            message = p.decode_client(data)
+            message_id = message.id
+            await self._dispatch(connection, message)
+        except p.BadMessage as refused:
+            self._refuse(connection, refused.message_id or message_id, refused.code, refused.message)
+        except RulesError as refused:
+            self._refuse(connection, message_id, refused.code, refused.message)
+        else:
+            if isinstance(message, p.Act):
+                self.metrics.actions.inc()
+                self.metrics.action_seconds.observe(time.perf_counter() - started)
+
+    def _refuse(self, connection: Connection, message_id: str | None, code: str, text: str) -> None:
+        self.metrics.errors.labels(code).inc()
+        connection.send(p.Error(message_id, code, text))
+
+    async def _dispatch(self, connection: Connection, message: p.AnyClientMessage) -> None:
+        if isinstance(message, p.Hello):
+            await self._hello(connection, message)
+            return
+        if not connection.greeted or connection.code is None:
+            raise RoomError("hello_first", "Say hello (with your seat token, or none to watch) first.")
+        if isinstance(message, p.Ping):
+            connection.send(p.Pong(message.id))
+            return
+        live = self.live(connection.code)
+        room = live.room
+        member = connection.member
+        if member is None:
+            raise RoomError("spectator", "Spectators only watch.")
+        if isinstance(message, p.Legal):
+            seat = room.seat_of(member)
+            game = room.game
+            actions = [] if game is None or seat is None else game.legal_actions(seat)
+            connection.send(p.LegalMoves(message.id, [action.to_json() for action in actions]))
+            return
+        done = room.client_ids.get((member, message.id))
+        if done is not None:  # a re-sent message: it was made once, it is not made again
+            connection.send(p.Ack(message.id, done))
+            return
+        make = self._entry_maker(live, member, message)
+        seq = await self.commit(live, make)
+        connection.send(p.Ack(message.id, seq))
+
+    def _entry_maker(
+        self, live: LiveRoom, member: int, message: p.AnyClientMessage
+    ) -> AnyEntry | Callable[[Room], AnyEntry]:
+        now = self.clock()
+        cid = message.id
+        room = live.room
+
+        def host_only() -> None:
+            if room.host != member:
+                raise RoomError("not_host", "Only the host can do that.")
+
+        match message:
+            case p.Act():
+                return Acted(at=now, client_id=cid, by=member, member=member, action=message.action)
+            case p.Say():
+                return Said(
+                    at=now, client_id=cid, by=member, member=member, text=message.text, team_only=message.team_only
+                )
+            case p.Leave():
+                return Left(at=now, client_id=cid, by=member, member=member)
+            case p.ChangeSettings():
+                host_only()
+                try:
+                    self.library.cards(message.settings.decks)
+                except DeckError as error:
+                    raise RoomError("bad_decks", error.message) from None
+                return SettingsChanged(at=now, client_id=cid, by=member, settings=message.settings)
+            case p.SetTeams():
+                host_only()
+                return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
+            case p.AddBot():
+                host_only()
+                if message.level not in BOT_LEVELS:
+                    raise RoomError("unknown_bot", f"Unknown bot level {message.level!r}.")
+                return lambda r: self._bot_joins(r, now, cid, member, message.level)
+            case p.Kick():
+                host_only()
+                if message.member == member:
+                    raise RoomError("kick_self", "To give up your seat, leave.")
+                return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
+            case p.PassHost():
+                host_only()
+                return HostPassed(at=now, client_id=cid, by=member, member=message.member)
+            case p.Start() | p.Rematch():
+                host_only()
+                if isinstance(message, p.Rematch) and room.status != "over":
+                    raise RoomError("not_over", "A rematch is offered when the game is over.")
+                if isinstance(message, p.Start) and room.status != "lobby":
+                    raise RoomError("game_started", "The game has started already.")
+                return lambda r: self._start_entry(r, now, cid, member)
+        raise RoomError("unknown_type", f"Unknown message type {type(message).__name__}.")  # pragma: no cover
+
+    def _bot_joins(self, room: Room, now: float, cid: str, by: int, level: str) -> Joined:
+        free = room.free_colours()
+        if not free:
+            raise RoomError("room_full", "Every rabbit is taken.")
+        colour = free[0]
+        names = {m.name for m in room.members.values()}
+        base = f"Bot {colour.title()}"
+        name = next(n for n in (base, *(f"{base} {i}" for i in range(2, 99))) if n not in names)
+        return Joined(
+            at=now,
+            client_id=cid,
+            by=by,
+            member=room._next_member,
+            name=name,
+            colour=colour,
+            token_hash="",
+            bot=level,
+        )
+
+    def _start_entry(self, room: Room, now: float, cid: str, by: int) -> Started:
+        room.check_start()
+        try:
+            deck = [card.id for card in self.library.cards(room.settings.decks)]
+        except DeckError as error:
+            raise RoomError("bad_decks", error.message) from None
+        seating = list(room.seating) if room.status == "over" else room.default_seating()
+        return Started(at=now, client_id=cid, by=by, seed=self.rng.getrandbits(63), seating=seating, deck=deck)
+
+    async def _hello(self, connection: Connection, message: p.Hello) -> None:
+        if connection.greeted:
+            raise RoomError("already_greeted", "This connection has said hello already.")
+        assert connection.code is not None
+        live = self.live(connection.code)
+        room = live.room
+        member = None
+        if message.token is not None:
+            found = room.member_by_token_hash(token_hash(message.token))
+            if found is None:
+                raise RoomError("bad_token", "That seat token is not valid in this room.")
+            member = found.id
+        connection.member, connection.greeted = member, True
+        live.connections.add(connection)
+        if member is not None:
+            live.gone_since.pop(member, None)
+            room.members[member].away = False
+            live.wake.set()
+        chat = [
+            p.ChatLine(
+                said.member,
+                room.members[said.member].name if said.member in room.members else "?",
+                said.text,
+                said.team_only,
+                said.at,
+            )
+            for said in room.chat
+            if not said.team_only or (member is not None and member in room.teammate_members(said.member))
+        ]
+        connection.send(p.Welcome(message.id, member, chat))
+        connection.send(p.State(room.snapshot(member)))
+
+    # ------------------------------------------------------------------ bots, timers, absent players
+
+    def _start_scheduler(self, live: LiveRoom) -> None:
+        live.scheduler = asyncio.create_task(self._schedule_forever(live))
+
+    async def _schedule_forever(self, live: LiveRoom) -> None:
+        while True:
+            wait = self._due_moves(live)
+            if wait == 0:
+                await self._auto_move(live)
+                continue
+            live.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(live.wake.wait(), timeout=wait)
+
+    def _due_moves(self, live: LiveRoom) -> float | None:
+        """0 if a bot should move now, else seconds until one should (None: nothing pending)."""
+        due = self._next_due(live)
+        if due is None:
+            return None
+        return max(0.0, due[0] - self.clock())
+
+    def _next_due(self, live: LiveRoom) -> tuple[float, int, bool] | None:
+        """(when, seat, automatic) of the earliest move a bot makes for someone."""
+        room = live.room
+        game = room.game
+        if game is None or game.phase is Phase.OVER:
+            return None
+        deadline = room.deadline()
+        earliest: tuple[float, int, bool] | None = None
+        since_change = max(room.phase_since, room.last_at)
+        for seat in game.awaiting:
+            member = room.members[room.seating[seat]]
+            if member.bot is not None:
+                when, auto = since_change + self.config.bot_delay_seconds, False
+            elif member.away:
+                when, auto = since_change + self.config.bot_delay_seconds, True
+            elif member.id in live.gone_since:
+                when, auto = live.gone_since[member.id] + self.config.disconnect_grace_seconds, True
+                if deadline is not None:
+                    when = min(when, deadline)
+            elif deadline is not None:
+                when, auto = deadline, True
+            else:
+                continue
+            if earliest is None or when < earliest[0]:
+                earliest = (when, seat, auto)
+        return earliest
+
+    async def _auto_move(self, live: LiveRoom) -> None:
+        due = self._next_due(live)
+        if due is None:
+            return
+        _, seat, auto = due
+        room = live.room
+        game = room.game
+        assert game is not None
+        member = room.members[room.seating[seat]]
+        bot = make_bot(member.bot or "random", random.Random(self.rng.getrandbits(64)))
+        action = bot.choose(game.view(seat), game.legal_actions(seat))
+        now = self.clock()
+        try:
+            await self.commit(live, Acted(at=now, member=member.id, action=action.to_json(), auto=auto))
+        except RulesError as error:  # the game moved on under us; the next round of the loop sees that
+            log.warning("bot move refused", extra={"room": room.code, "code": error.code})
+        else:
+            self.metrics.auto_moves.inc()
+
+    # ------------------------------------------------------------------ idle rooms
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_seconds)
+            await self.sweep()
+
+    async def sweep(self) -> list[str]:
+        """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes."""
+        now = self.clock()
+        expired = [
+            code
+            for code, live in self.rooms.items()
+            if not live.connections and now - max(live.idle_since, live.room.last_at) >= self.config.room_idle_seconds
+        ]
+        for code in expired:
+            live = self.rooms.pop(code)
+            if live.scheduler is not None:
+                live.scheduler.cancel()
+            await self.store.delete_room(code)
+            log.info("room expired", extra={"room": code})
+        self.metrics.rooms.set(len(self.rooms))
+        return expired
+
+    # ------------------------------------------------------------------ read-only
+
+    def summary(self, code: str) -> dict[str, Any]:
+        """What anyone with the code may know before joining."""
+        room = self.live(code).room
+        return {
+            "code": room.code,
+            "status": room.status,
+            "mode": room.settings.mode,
+            "members": [{"name": m.name, "colour": m.colour, "bot": m.bot} for m in room.members.values()],
+            "free_colours": room.free_colours(),
+            "colours": list(COLOURS),
+            "name_max": NAME_MAX,
+        }
+
+    def finished_log(self, code: str) -> dict[str, Any]:
+        """The public record of a room's last finished game: who sat where and every move."""
+        live = self.live(code)
+        room = live.room
+        if room.status != "over" or room.game is None:
+            raise RoomError("not_over", "A game's log is readable once it is over.")
+        return {
+            "code": room.code,
+            "mode": room.settings.mode,
+            "options": room.game.rules.options.to_json(room.game.mode),
+            "seats": [{"name": room.members[m].name, "colour": room.members[m].colour} for m in room.seating],
+            "actions": [action.to_json() for action in room.game.log],
+            "outcome": None if room.game.outcome is None else room.game.outcome.to_json(),
+            "scores": list(room.game.scores),
+        }
+
+
+def clean_name(name: object) -> str:
+    return clean_text(name, limit=NAME_MAX, what="name")
+
+
+def settings_from(given: object, default: RoomSettings | None = None) -> RoomSettings:
+    import msgspec
+
+    if given is None:
+        return default or RoomSettings()
+    try:
+        return msgspec.convert(given, RoomSettings)
+    except msgspec.ValidationError as error:
+        raise RoomError("bad_settings", f"Room settings: {error}") from None
+
+
+__all__: Sequence[str] = ["Connection", "RoomService", "Seat", "TokenBucket"]

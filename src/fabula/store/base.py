@@ -1,0 +1,46 @@
+"""The event-store contract every backend keeps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class SeqTaken(Exception):
+    """Another writer appended at this (room, seq) first: reload the room and try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    seq: int
+    data: bytes
+
+
+class EventStore(Protocol):
+    """An append-only log per room. ``seq`` starts at 0 and has no gaps."""
+
+    async def create_room(self, code: str, at: float) -> bool:
+        """Reserve ``code``; False if a room of that code exists."""
+        ...
+
+    async def append(self, code: str, seq: int, data: bytes, at: float) -> None:
+        """Durably store entry ``seq`` of room ``code``; `SeqTaken` if it exists."""
+        ...
+
+    async def load(self, code: str) -> list[StoredEntry]:
+        """Every entry of room ``code`` in order (empty for an unknown room)."""
+        ...
+
+    async def room_codes(self) -> list[str]:
+        """The codes of every stored room."""
+        ...
+
+    async def touched(self, code: str) -> float | None:
+        """When room ``code`` last had an entry appended (None: no such room)."""
+        ...
+
+    async def delete_room(self, code: str) -> None:
+        """Forget room ``code`` and its log."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,1 @@
+"""The browser client: static files served by `fabula serve` (no build step)."""
