@@ -1,0 +1,186 @@
+"""A live Fabula server on a free port (in a thread of the test process) and a WebSocket client
+that records every message it receives — what the server tests drive games with."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from fabula.server.app import create_app
+from fabula.server.config import Config
+
+
+class LiveServer:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.app = create_app(config)
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        self.port = listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", ws_max_size=1 << 20))
+        self._listener = listener
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.loop.run_until_complete(self.server.serve(sockets=[self._listener]))
+        self.loop.close()
+
+    def shift_clock(self, seconds: float) -> None:
+        """Move the server's clock forward and let every room re-plan (timers, absent players)."""
+        service = self.service
+        current = service.clock
+        service.clock = lambda: current() + seconds
+
+        def wake_all() -> None:
+            for live in service.rooms.values():
+                live.wake.set()
+
+        self.loop.call_soon_threadsafe(wake_all)
+
+    def start(self) -> None:
+        self._thread.start()
+        for _ in range(500):
+            if self.server.started:
+                return
+            threading.Event().wait(0.01)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self._thread.join(timeout=10)
+
+    @property
+    def service(self) -> Any:
+        return self.app.state.service
+
+
+@contextmanager
+def live_server(data: Path, **settings: Any) -> Iterator[LiveServer]:
+    config = replace(Config(data=data, bot_delay_seconds=0.0, sweep_seconds=3600), **settings)
+    server = LiveServer(config)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """One WebSocket connection: sends messages with fresh ids, keeps every message received."""
+
+    def __init__(self, server_url: str, code: str, token: str | None) -> None:
+        self.server_url, self.code, self.token = server_url, code, token
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.room: dict[str, Any] | None = None
+        self.socket: ClientConnection | None = None
+        self._ids = (f"m{n}" for n in itertools.count())
+        self._reader: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()
+
+    async def connect(self, **headers: str) -> dict[str, Any]:
+        """Open the connection and say hello; the welcome (after which the first state has come
+        in too) or the error."""
+        ws_url = self.server_url.replace("http", "ws", 1) + f"/ws/{self.code}"
+        self.socket = await websockets.connect(ws_url, additional_headers=headers or None, max_size=1 << 22)
+        self._reader = asyncio.create_task(self._read())
+        start = len(self.received)
+        reply = await self.request({"type": "hello", "token": self.token}, reply_types=("welcome", "error"))
+        if reply["type"] == "welcome":
+            await self.wait_for(lambda m: m["type"] == "state", start=start)
+        return reply
+
+    async def _read(self) -> None:
+        assert self.socket is not None
+        try:
+            async for raw in self.socket:
+                text = raw if isinstance(raw, str) else raw.decode()
+                self.raw.append(text)
+                message = json.loads(text)
+                self.received.append(message)
+                if message["type"] == "state":
+                    self.room = message["room"]
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        self._changed.set()
+
+    async def send_raw(self, data: str | bytes) -> None:
+        assert self.socket is not None
+        await self.socket.send(data)
+
+    async def request(
+        self,
+        message: dict[str, Any],
+        reply_types: tuple[str, ...] = ("ack", "error", "legal", "pong"),
+        timeout: float = 10,
+    ) -> dict[str, Any]:
+        """Send ``message`` (given an id unless it has one) and wait for the reply naming that id."""
+        message = {"id": next(self._ids), **message}
+        start = len(self.received)
+        await self.send_raw(json.dumps(message))
+        return await self.wait_for(
+            lambda m: m["type"] in reply_types and m.get("id") == message["id"], start=start, timeout=timeout
+        )
+
+    async def wait_for(self, test: Any, start: int = 0, timeout: float = 10) -> dict[str, Any]:
+        async def found() -> dict[str, Any]:
+            seen = start
+            while True:
+                for message in self.received[seen:]:
+                    if test(message):
+                        return message
+                seen = len(self.received)
+                if self.socket is not None and self._reader is not None and self._reader.done():
+                    raise ConnectionError("the connection closed")
+                self._changed.clear()
+                await self._changed.wait()
+
+        return await asyncio.wait_for(found(), timeout)
+
+    async def wait_state(self, test: Any, timeout: float = 10) -> dict[str, Any]:
+        """The first state, from now or already received, for which ``test(room)`` holds."""
+        found = await self.wait_for(lambda m: m["type"] == "state" and test(m["room"]), timeout=timeout)
+        room: dict[str, Any] = found["room"]
+        return room
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+        if self._reader is not None:
+            await self._reader
+
+
+async def create_room(server_url: str, name: str = "Host", colour: str = "red", **settings: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server_url) as http:
+        response = await http.post("/api/rooms", json={"name": name, "colour": colour, "settings": settings})
+    assert response.status_code == 201, response.text
+    seat: dict[str, Any] = response.json()
+    return seat
+
+
+async def join_room(server_url: str, code: str, name: str, colour: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=server_url) as http:
+        return await http.post(f"/api/rooms/{code}/join", json={"name": name, "colour": colour})
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
