@@ -70,7 +70,8 @@ async def test_a_whole_game_through_websockets(
     scores = {tuple(room["game"]["scores"]) for room in finals}
     assert len(scores) == 1, "every seat sees the same final scores"
     outcome = finals[0]["game"]["outcome"]
-    assert outcome is not None and outcome["winners"]
+    assert outcome is not None
+    assert outcome["winners"]
     async with httpx.AsyncClient(base_url=server.url) as http:
         log = (await http.get(f"/api/rooms/{code}/log")).json()
     assert log["scores"] == list(finals[0]["game"]["scores"])
@@ -101,10 +102,11 @@ async def test_reconnecting_mid_phase_gets_the_seat_and_a_full_snapshot_back(ser
     again = Client(server.url, code, mover.token)
     welcome = await again.connect()
     assert welcome["member"] == before["you"]["member"]
-    snapshot = await again.wait_state(lambda r: True)
+    snapshot = await again.wait_state(lambda _room: True)
     assert snapshot["you"]["seat"] == before["you"]["seat"]
     assert snapshot["game"]["hand"] == before["game"]["hand"]
-    assert snapshot["game"]["phase"] == "vote" and snapshot["you"]["seat"] in snapshot["game"]["awaiting"]
+    assert snapshot["game"]["phase"] == "vote"
+    assert snapshot["you"]["seat"] in snapshot["game"]["awaiting"]
     clients[clients.index(mover)] = again
     finals = await asyncio.gather(*(play_to_end(c, random.Random(i)) for i, c in enumerate(clients)))
     assert finals[0]["status"] == "over"
@@ -117,14 +119,16 @@ async def test_rematch_keeps_the_seats_and_deals_a_new_game(server: LiveServer) 
     first = await asyncio.gather(*(play_to_end(c, random.Random(i)) for i, c in enumerate(clients)))
     seats = [room["you"]["seat"] for room in first]
     refused = await clients[1].request({"type": "rematch"})
-    assert refused["type"] == "error" and refused["code"] == "not_host"
+    assert refused["type"] == "error"
+    assert refused["code"] == "not_host"
     assert (await clients[0].request({"type": "rematch"}))["type"] == "ack"
     second = [await c.wait_state(lambda r: r["games_started"] == 2) for c in clients]
     assert [room["you"]["seat"] for room in second] == seats
     assert all(room["status"] == "playing" and room["game"]["round"] == 1 for room in second)
     assert all(room["game"]["scores"] == [0, 0, 0] for room in second)
     finals = await asyncio.gather(*(play_to_end(c, random.Random(9 + i)) for i, c in enumerate(clients)))
-    assert finals[0]["games_started"] == 2 and finals[0]["status"] == "over"
+    assert finals[0]["games_started"] == 2
+    assert finals[0]["status"] == "over"
 
 
 @pytest.mark.anyio
@@ -144,7 +148,10 @@ async def test_host_actions_are_refused_to_everyone_else(server: LiveServer) -> 
         reply = await guest.request(message)
         assert reply["type"] == "error" and reply["code"] == "not_host", (message, reply)
     room = guest.room
-    assert room is not None and room["status"] == "lobby" and len(room["members"]) == 3 and room["host"] == host_member
+    assert room is not None
+    assert room["status"] == "lobby"
+    assert len(room["members"]) == 3
+    assert room["host"] == host_member
     spectator = Client(guest.server_url, guest.code, None)
     await spectator.connect()
     assert (await spectator.request({"type": "start"}))["code"] == "spectator"
@@ -164,18 +171,20 @@ async def test_joining_is_refused_for_taken_colours_names_full_rooms_and_started
     seat = await create_room(server.url, "Mara", "blue", mode="odyssey")
     code = seat["code"]
     taken_colour = await join_room(server.url, code, "Ana", "blue")
-    assert taken_colour.status_code == 400 and taken_colour.json()["error"]["code"] == "colour_taken"
+    assert taken_colour.status_code == 400
+    assert taken_colour.json()["error"]["code"] == "colour_taken"
     taken_name = await join_room(server.url, code, " mara ", "red")
     assert taken_name.json()["error"]["code"] == "name_taken"
     bad_colour = await join_room(server.url, code, "Ana", "turquoise")
     assert bad_colour.json()["error"]["code"] == "unknown_colour"
-    for n, colour in enumerate(COLOURS[:10] + ["white", "grey"]):
+    for n, colour in enumerate([*COLOURS[:10], "white", "grey"]):
         if colour != "blue":
             await join_room(server.url, code, f"N{n}", colour)
     full = await join_room(server.url, code, "Late", "blue")
     assert full.json()["error"]["code"] == "room_full"
     unknown = await join_room(server.url, "ZZZZZ", "Ana", "red")
-    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "no_room"
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "no_room"
 
     small = await create_room(server.url, "A", "red", mode="odyssey")
     host = Client(server.url, small["code"], small["token"])
@@ -187,7 +196,7 @@ async def test_joining_is_refused_for_taken_colours_names_full_rooms_and_started
     assert late.json()["error"]["code"] == "game_started"
     watcher = Client(server.url, small["code"], None)
     assert (await watcher.connect())["member"] is None
-    assert (await watcher.wait_state(lambda r: True))["game"]["hand"] is None
+    assert (await watcher.wait_state(lambda _room: True))["game"]["hand"] is None
 
 
 @pytest.mark.anyio
@@ -196,9 +205,11 @@ async def test_a_resent_message_id_changes_nothing_twice(server: LiveServer) -> 
     host = clients[0]
     first = await host.request({"id": "same", "type": "add_bot"})
     again = await host.request({"id": "same", "type": "add_bot"})
-    assert first == again and first["type"] == "ack"
+    assert first == again
+    assert first["type"] == "ack"
     assert (await host.request({"type": "ping"}))["type"] == "pong"
-    assert host.room is not None and len(host.room["members"]) == 2
+    assert host.room is not None
+    assert len(host.room["members"]) == 2
 
 
 @pytest.mark.anyio
