@@ -146,7 +146,7 @@ async def test_host_actions_are_refused_to_everyone_else(server: LiveServer) -> 
         {"type": "rematch"},
     ]:
         reply = await guest.request(message)
-        assert reply["type"] == "error" and reply["code"] == "not_host", (message, reply)
+        assert (reply["type"], reply["code"]) == ("error", "not_host"), message
     room = guest.room
     assert room is not None
     assert room["status"] == "lobby"
@@ -232,7 +232,8 @@ async def test_a_timer_or_an_absent_player_never_stalls_the_game(tmp_path: Path)
 
         entries = [decode(stored.data) for stored in await service.store.load(seat["code"])]
         host_moves = [e for e in entries if isinstance(e, Acted) and e.member == 0]
-        assert host_moves and all(e.auto for e in host_moves), "the absent host's moves are marked automatic"
+        assert host_moves
+        assert all(e.auto for e in host_moves), "the absent host's moves are marked automatic"
         assert live.room.status == "over"
 
 
