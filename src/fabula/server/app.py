@@ -21,7 +21,9 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
+import random
+import time
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -61,12 +63,16 @@ def client_address(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def create_app(config: Config) -> Starlette:
-    """The server for ``config``; its state lives in ``app.state.service`` once started."""
+def create_app(
+    config: Config, *, clock: Callable[[], float] = time.time, rng: random.Random | None = None
+) -> Starlette:
+    """The server for ``config``; its state lives in ``app.state.service``. ``clock`` and ``rng``
+    (room codes, seeds) are for tests and documentation that need a reproducible server."""
     library = DeckLibrary(config.data, builtin=[original_deck()])
     cards = CardFiles(library)
     metrics = Metrics()
-    service = RoomService(config, SqliteStore(config.database, durability=config.durability), library, metrics)  # type: ignore[arg-type]
+    store = SqliteStore(config.database, durability="power" if config.durability == "power" else "process")
+    service = RoomService(config, store, library, metrics, clock=clock, rng=rng)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
