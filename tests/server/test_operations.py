@@ -1,0 +1,146 @@
+"""What an operator relies on: health, metrics, QR codes, card files, idle expiry, configuration."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from PIL import Image
+
+from fabula.cli import build_parser
+from fabula.server.config import Config, add_arguments, from_arguments
+from fabula.server.service import CODE_ALPHABET
+
+from .harness import Client, LiveServer, create_room, live_server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(tmp_path / "data", public_url="https://fabula.example") as running:
+        yield running
+
+
+@pytest.mark.anyio
+async def test_health_and_prometheus_metrics(server: LiveServer) -> None:
+    seat = await create_room(server.url)
+    host = Client(server.url, seat["code"], seat["token"])
+    await host.connect()
+    await host.request({"type": "add_bot"})
+    await host.request({"type": "add_bot"})
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    refused = await host.request({"type": "act", "action": {"type": "vote", "slots": [1]}})
+    assert refused["code"] == "wrong_phase"
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        health = await http.get("/healthz")
+        metrics = (await http.get("/metrics")).text
+    assert health.json() == {"status": "ok", "rooms": 1}
+    values = {line.split(" ")[0]: float(line.split(" ")[1]) for line in metrics.splitlines() if line and line[0] != "#"}
+    assert values["fabula_rooms"] == 1
+    assert values["fabula_connections"] == 1
+    assert values["fabula_messages_total"] >= 5
+    assert values['fabula_errors_total{code="wrong_phase"}'] == 1
+    assert "fabula_action_seconds_bucket" in metrics
+
+
+@pytest.mark.anyio
+async def test_room_codes_are_short_and_unambiguous_and_the_join_link_has_a_qr_code(server: LiveServer) -> None:
+    codes = [(await create_room(server.url, mode="odyssey"))["code"] for _ in range(5)]
+    for code in codes:
+        assert len(code) == 5
+        assert set(code) <= set(CODE_ALPHABET)
+        assert not set(code) & set("0O1IL")
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        summary = (await http.get(f"/api/rooms/{codes[0].lower()}")).json()
+        svg = await http.get(f"/api/rooms/{codes[0]}/qr.svg")
+        png = await http.get(f"/api/rooms/{codes[0]}/qr.png")
+        missing = await http.get("/api/rooms/ZZZZZ/qr.svg")
+    assert summary["join_url"] == f"https://fabula.example/join/{codes[0]}"
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.startswith("<svg")
+    image = Image.open(io.BytesIO(png.content))
+    assert image.format == "PNG"
+    assert image.width == image.height >= 8 * 25, "version 2+ QR at 8 px a module"
+    assert missing.status_code == 404
+
+
+@pytest.mark.anyio
+async def test_card_pictures_are_served_with_validators(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        svg = await http.get("/cards/fabula-07.svg")
+        again = await http.get("/cards/fabula-07.svg", headers={"If-None-Match": svg.headers["etag"]})
+        unknown = await http.get("/cards/fabula-99.svg")
+        bad_width = await http.get("/cards/fabula-07.webp?w=123")
+    assert svg.status_code == 200
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert again.status_code == 304
+    assert unknown.status_code == 404
+    assert bad_width.status_code == 404
+
+
+@pytest.mark.anyio
+async def test_rooms_nobody_is_connected_to_expire_and_finished_logs_stay_until_then(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data", room_idle_seconds=600) as server:
+        seat = await create_room(server.url)
+        host = Client(server.url, seat["code"], seat["token"])
+        await host.connect()
+        service = server.service
+        server.shift_clock(3600)
+        assert await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.sweep(), server.loop)) == []
+        await host.close()
+        await asyncio.sleep(0.1)
+        server.shift_clock(599)
+        assert await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.sweep(), server.loop)) == []
+        server.shift_clock(2)
+        expired = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.sweep(), server.loop))
+        assert expired == [seat["code"]]
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            assert (await http.get(f"/api/rooms/{seat['code']}")).status_code == 404
+        assert (
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.store.room_codes(), server.loop)) == []
+        )
+
+
+@pytest.mark.anyio
+async def test_hosting_passes_on_when_the_host_is_away_past_the_grace_period(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data", disconnect_grace_seconds=30) as server:
+        seat = await create_room(server.url)
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            guest = (await http.post(f"/api/rooms/{seat['code']}/join", json={"name": "G", "colour": "blue"})).json()
+        host = Client(server.url, seat["code"], seat["token"])
+        other = Client(server.url, seat["code"], guest["token"])
+        await host.connect()
+        await other.connect()
+        await host.close()
+        await asyncio.sleep(0.1)
+        assert other.room is not None
+        assert other.room["host"] == 0
+        server.shift_clock(31)
+        room = await other.wait_state(lambda r: r["host"] == guest["member"])
+        assert room["you"]["host"] is True
+
+
+def test_every_setting_is_an_option_and_an_environment_variable(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--port", "9001", "--allow-origin", "https://a.example/"])
+    config = from_arguments(
+        args, {"FABULA_PORT": "9999", "FABULA_DATA": str(tmp_path), "FABULA_BOT_DELAY_SECONDS": "0.5"}
+    )
+    assert config.port == 9001, "the command line wins"
+    assert config.data == tmp_path
+    assert config.bot_delay_seconds == 0.5
+    assert config.allow_origin == ("https://a.example",)
+    with pytest.raises(ValueError, match="--port"):
+        from_arguments(parser.parse_args([]), {"FABULA_PORT": "eighty"})
+    with pytest.raises(ValueError, match="durability"):
+        from_arguments(parser.parse_args([]), {"FABULA_DURABILITY": "sometimes"})
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    serve_help = commands.choices["serve"].format_help()
+    for name in Config.__dataclass_fields__:
+        assert f"--{name.replace('_', '-')}" in serve_help
+        assert f"FABULA_{name.upper()}" in serve_help
