@@ -5,4 +5,5 @@ import pytest
 
 @pytest.fixture
 def anyio_backend() -> str:
+    """Async tests (``@pytest.mark.anyio``) run on asyncio, the loop the server runs on."""
     return "asyncio"

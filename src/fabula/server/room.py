@@ -345,7 +345,7 @@ class Room:
             raise RoomError("not_teams", "Teams are only for mode 'teams'.")
         seen: set[int] = set()
         for pair in entry.pairs:
-            if len(pair) != 2 or any(m not in self.members or m in seen for m in pair):
+            if len(set(pair)) != 2 or len(pair) != 2 or any(m not in self.members or m in seen for m in pair):
                 raise RoomError("bad_teams", "Teams are pairs of different players of this room.")
             seen.update(pair)
         self.pairs = [list(pair) for pair in entry.pairs]

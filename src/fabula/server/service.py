@@ -503,13 +503,39 @@ class RoomService:
 
     async def _schedule_forever(self, live: LiveRoom) -> None:
         while True:
+            handoff = self._host_handoff(live)
+            if handoff is not None and handoff[0] <= self.clock():
+                await self._pass_host(live, handoff[1])
+                continue
             wait = self._due_moves(live)
             if wait == 0:
                 await self._auto_move(live)
                 continue
+            if handoff is not None:
+                until_handoff = max(0.0, handoff[0] - self.clock())
+                wait = until_handoff if wait is None else min(wait, until_handoff)
             live.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(live.wake.wait(), timeout=wait)
+
+    def _host_handoff(self, live: LiveRoom) -> tuple[float, int] | None:
+        """(when, to whom) hosting passes on because the host has been away past the grace
+        period while another person is here; None if it does not."""
+        room = live.room
+        host = room.host
+        if host is None or host not in live.gone_since:
+            return None
+        here = [m for m in room.members.values() if m.bot is None and not m.away and m.id not in live.gone_since]
+        if not here:
+            return None
+        return live.gone_since[host] + self.config.disconnect_grace_seconds, here[0].id
+
+    async def _pass_host(self, live: LiveRoom, member: int) -> None:
+        now = self.clock()
+        try:
+            await self.commit(live, HostPassed(at=now, member=member))
+        except RulesError as error:  # pragma: no cover - the member left in between; re-planned next round
+            log.warning("host hand-off refused", extra={"room": live.room.code, "code": error.code})
 
     def _due_moves(self, live: LiveRoom) -> float | None:
         """0 if a bot should move now, else seconds until one should (None: nothing pending)."""
