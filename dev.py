@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up Fabula in a local virtual environment and run it — the README's two commands.
 
-    python3 dev.py start   # set up, then start Fabula (prints what to open)
+    python3 dev.py start   # set up, then start the Fabula server (prints the URL to open)
     python3 dev.py test    # set up, then run every check: ruff, mypy, the whole test suite
     python3 dev.py bench   # set up, then run the benchmarks
 
@@ -50,7 +50,7 @@ def main() -> None:
     extra = sys.argv[2:]
     set_up()
     if command == "start":
-        run(BIN / "fabula", "simulate", "--mode", "odyssey", "--players", "6", "--games", "2000", *extra)
+        run(BIN / "fabula", "serve", *extra)
     elif command == "test":
         run(BIN / "ruff", "check", ".")
         run(BIN / "ruff", "format", "--check", ".")
