@@ -264,3 +264,39 @@ async def test_when_a_phase_timer_runs_out_a_bot_moves_for_the_seat(server: Live
 
     entries = [decode(stored.data) for stored in await server.service.store.load(seat["code"])]
     assert all(e.auto for e in entries if isinstance(e, Acted) and e.member == 0)
+
+
+@pytest.mark.anyio
+async def test_table_chat_reaches_everyone_as_plain_text_and_is_rate_limited(server: LiveServer) -> None:
+    clients, code = await seat_people(server, 3, 0)
+    watcher = Client(server.url, code, None)
+    await watcher.connect()
+    reply = await clients[1].request({"type": "say", "text": " <b>hi</b>\u202e\x00 all "})
+    assert reply["type"] == "ack"
+    for reader in [*clients, watcher]:
+        line = await reader.wait_for(lambda m: m["type"] == "chat")
+        assert (line["member"], line["name"], line["text"]) == (1, "P1", "<b>hi</b> all")
+    codes = [(await clients[2].request({"type": "say", "text": f"spam {n}"})).get("code") for n in range(8)]
+    assert codes[:5] == [None] * 5
+    assert set(codes[5:]) == {"chat_rate_limited"}
+    late = Client(server.url, code, clients[0].token)
+    welcome = await late.connect()
+    assert [line["text"] for line in welcome["chat"]][:2] == ["<b>hi</b> all", "spam 0"], "recent chat on (re)connect"
+
+
+@pytest.mark.anyio
+async def test_everyone_sees_who_is_connected(server: LiveServer) -> None:
+    clients, _ = await seat_people(server, 2, 1)
+
+    def connected(room: dict[str, Any]) -> dict[int, bool]:
+        return {m["member"]: m["connected"] for m in room["members"]}
+
+    await clients[0].wait_state(lambda r: connected(r) == {0: True, 1: True, 2: True})
+    seen = len(clients[0].received)
+    await clients[1].close()
+    gone = await clients[0].wait_for(lambda m: m["type"] == "state" and not connected(m["room"])[1], start=seen)
+    assert connected(gone["room"]) == {0: True, 1: False, 2: True}, "a bot is always there"
+    seen = len(clients[0].received)
+    back = Client(server.url, clients[1].code, clients[1].token)
+    await back.connect()
+    await clients[0].wait_for(lambda m: m["type"] == "state" and connected(m["room"])[1], start=seen)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -204,8 +205,9 @@ class Room:
         rest = [m for m in sorted(self.members) if m not in taken]
         return paired + [rest[i : i + 2] for i in range(0, len(rest) - 1, 2)]
 
-    def snapshot(self, member: int | None) -> dict[str, Any]:
-        """What ``member`` (None: a spectator) may know of the room, its own seat's game view included."""
+    def snapshot(self, member: int | None, present: Collection[int] = ()) -> dict[str, Any]:
+        """What ``member`` (None: a spectator) may know of the room, its own seat's game view
+        included; ``present``: the members connected now (bots always are)."""
         seat = None if member is None else self.seat_of(member)
         game = self.game
         seats = {m: s for s, m in enumerate(self.seating)}
@@ -229,6 +231,7 @@ class Room:
                     "colour": m.colour,
                     "bot": m.bot,
                     "away": m.away,
+                    "connected": m.bot is not None or m.id in present,
                     "seat": seats.get(m.id),
                 }
                 for m in self.members.values()

@@ -102,12 +102,17 @@ class Outbox:
         return self._queue.popleft()[1]
 
 
+#: Chat on one connection: a message a second on average, five at once.
+CHAT_RATE, CHAT_BURST = 1.0, 5
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket: a member's seat (``member`` set) or a spectator."""
 
     address: str
     bucket: TokenBucket
+    chat_bucket: TokenBucket = field(default_factory=lambda: TokenBucket(CHAT_RATE, CHAT_BURST))
     outbox: Outbox = field(default_factory=Outbox)
     code: str | None = None
     member: int | None = None
@@ -233,13 +238,19 @@ class RoomService:
                 if readers is None or connection.member in readers:
                     connection.send(line)
             return
+        self._send_states(live)
+        live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
+
+    def _send_states(self, live: LiveRoom) -> None:
+        """Every connection of the room gets its member's new snapshot (computed once per member)."""
+        room = live.room
+        present = {c.member for c in live.connections if c.member is not None}
         snapshots: dict[int | None, p.State] = {}
         for connection in live.connections:
             member = connection.member
             if member not in snapshots:
-                snapshots[member] = p.State(room.snapshot(member))
+                snapshots[member] = p.State(room.snapshot(member, present))
             connection.send(snapshots[member])
-        live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
 
     # ------------------------------------------------------------------ rooms and seats (HTTP)
 
@@ -327,6 +338,7 @@ class RoomService:
         if member is not None and not any(c.member == member for c in live.connections):
             live.gone_since[member] = now
             live.wake.set()
+            self._send_states(live)  # the others see the rabbit go grey
         if not live.connections:
             live.idle_since = now
 
@@ -380,12 +392,12 @@ class RoomService:
         if done is not None:  # a re-sent message: it was made once, it is not made again
             connection.send(p.Ack(message.id, done))
             return
-        make = self._entry_maker(live, member, message)
+        make = self._entry_maker(live, connection, member, message)
         seq = await self.commit(live, make)
         connection.send(p.Ack(message.id, seq))
 
     def _entry_maker(
-        self, live: LiveRoom, member: int, message: p.AnyClientMessage
+        self, live: LiveRoom, connection: Connection, member: int, message: p.AnyClientMessage
     ) -> AnyEntry | Callable[[Room], AnyEntry]:
         now = self.clock()
         cid = message.id
@@ -399,6 +411,8 @@ class RoomService:
             case p.Act():
                 return Acted(at=now, client_id=cid, by=member, member=member, action=message.action)
             case p.Say():
+                if not connection.chat_bucket.take():
+                    raise RoomError("chat_rate_limited", "That is a lot of chat; wait a moment.")
                 return Said(
                     at=now, client_id=cid, by=member, member=member, text=message.text, team_only=message.team_only
                 )
@@ -477,9 +491,12 @@ class RoomService:
                 raise RoomError("bad_token", "That seat token is not valid in this room.")
             member = found.id
         connection.member, connection.greeted = member, True
+        returning = member is not None and not any(c.member == member for c in live.connections)
         live.connections.add(connection)
         if member is not None:
             live.gone_since.pop(member, None)
+            # Back at the table: the bot stops playing for them. (After a restart the log marks
+            # them away again until they reconnect, which is what happened in the meantime.)
             room.members[member].away = False
             live.wake.set()
         chat = [
@@ -494,7 +511,11 @@ class RoomService:
             if not said.team_only or (member is not None and member in room.teammate_members(said.member))
         ]
         connection.send(p.Welcome(message.id, member, chat))
-        connection.send(p.State(room.snapshot(member)))
+        if returning:
+            self._send_states(live)  # everyone sees the rabbit light up, this connection included
+        else:
+            present = {c.member for c in live.connections if c.member is not None}
+            connection.send(p.State(room.snapshot(member, present)))
 
     # ------------------------------------------------------------------ bots, timers, absent players
 
