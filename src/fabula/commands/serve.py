@@ -46,6 +46,7 @@ def run(config: Config) -> int:
             ws_ping_interval=20,
             ws_ping_timeout=20,
             access_log=False,
+            log_config=None,  # logs.configure made uvicorn's loggers write JSON lines like ours
             proxy_headers=True,
         )
     )

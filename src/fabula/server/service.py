@@ -238,6 +238,10 @@ class RoomService:
                 if readers is None or connection.member in readers:
                     connection.send(line)
             return
+        if isinstance(entry, Started):
+            log.info("game started", extra={"room": room.code, "mode": room.settings.mode, "seats": len(room.seating)})
+        elif isinstance(entry, Acted) and room.status == "over" and room.game is not None:
+            log.info("game over", extra={"room": room.code, "rounds": room.game.round, "scores": room.game.scores})
         self._send_states(live)
         live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
 
