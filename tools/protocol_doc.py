@@ -1,0 +1,1209 @@
+"""Write docs/protocol.md: the play protocol, generated from the code that implements it.
+
+    python tools/protocol_doc.py          # (re)write docs/protocol.md
+    python tools/protocol_doc.py --check  # exit 1 if docs/protocol.md is not what this would write
+
+Nothing in the page is typed by hand that the code can say itself: the JSON Schemas come from the
+msgspec models (`fabula.server.protocol.schemas`), limits from the modules and `Config` defaults,
+the error codes from scanning the source, the fields of a state from real snapshots, and the
+worked exchange from a real server run in this process with a fixed clock, seeds and seat tokens,
+so that two runs write the same bytes. What the code cannot say (what a field means) is written
+below, and the script refuses to run when a field appears that has no description here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import asyncio
+import base64
+import dataclasses
+import difflib
+import inspect
+import itertools
+import json
+import random
+import socket
+import sys
+import tempfile
+import typing
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+import fabula.server.service as service_module
+from fabula.commands.serve import WS_HARD_LIMIT
+from fabula.rules import CLUE_MAX, MODES, Game
+from fabula.rules.actions import Action, BlindClue, Tell
+from fabula.rules.results import Outcome, RoundResult
+from fabula.server import app as app_module
+from fabula.server import protocol
+from fabula.server import room as room_module
+from fabula.server.app import create_app
+from fabula.server.config import Config
+from fabula.server.entries import RoomSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "protocol.md"
+SOURCE = ROOT / "src" / "fabula"
+#: Columns a pretty-printed JSON value may use before it is broken over lines.
+WIDTH = 100
+
+# ====================================================================== what the code cannot say
+
+#: What each client message is answered with (checked against the message types).
+REPLIES = {
+    "hello": "`welcome`, then a `state`; or `error` (`bad_token`, `no_room`, `already_greeted`)",
+    "act": "a `state` to every connection, then `ack`; or `error` (the engine's code, e.g. `wrong_phase`)",
+    "legal": "`legal` (changes nothing; answered afresh every time)",
+    "say": "a `chat` to every connection that may read it, then `ack`",
+    "leave": "a `state` to every connection, then `ack`",
+    "settings": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "teams": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "add_bot": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "kick": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "pass_host": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "start": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "rematch": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "ping": "`pong` (also for a spectator)",
+}
+
+#: For server messages whose model has no docstring.
+MISSING_DOCSTRINGS = {
+    "legal": "Answer to `legal`: the actions your seat may make now, in the form `act` takes them "
+    "(a `tell` or `blind_clue` comes with `clue` null: fill it in). Empty when nothing is awaited of you.",
+    "chat": "One chat line, sent to every connection that may read it when someone says something "
+    "(`team_only`: only to the pair's connections); `welcome` carries the recent ones. `at` is Unix time.",
+    "pong": "Answer to `ping`.",
+}
+
+#: The fields of `Room.snapshot` (the `room` of a `state`), checked against a real snapshot.
+ROOM_FIELDS = {
+    "code": "the room code",
+    "seq": "how many entries the room's log holds; every change adds one. The `ack` of a change names "
+    "its entry's number, so the first state showing it has `seq` = that number + 1",
+    "status": '`"lobby"`, `"playing"` or `"over"`',
+    "settings": "the room's settings as the host chose them (`RoomSettings`, see `settings`); the options "
+    "are as given — `game.options` has every option resolved",
+    "host": "the member who hosts; null when no person is left to host",
+    "members": "everyone in the room, in joining order",
+    "members[].member": "member number: joining order, never reused",
+    "members[].name": "display name",
+    "members[].colour": "the rabbit's colour",
+    "members[].bot": "the bot's level for a seat the host filled with a bot; null for a person",
+    "members[].away": "a person who left (or was kicked) during a game: a bot plays the seat until they say "
+    "hello again",
+    "members[].connected": "whether the member has a connection open now (a bot always has)",
+    "members[].seat": "game seat (null before the first start)",
+    "pairs": "mode `teams`: who will sit together (the host's pairs, then the rest in joining order); "
+    "null in other modes",
+    "you": "null for a spectator",
+    "you.member": "your member number",
+    "you.seat": "your game seat (null before the start)",
+    "you.host": "whether you host",
+    "games_started": "games started in this room (a rematch counts)",
+    "deadline": "Unix time at which the current phase's timer runs out; null without a timer or a game",
+    "game": "your seat's game view (next table); null before the first start",
+}
+
+#: The fields of `fabula.rules.views.seat_view`, checked against real views of every mode.
+VIEW_FIELDS = {
+    "mode": "the game's mode",
+    "seats": "how many seats (players) the game has",
+    "seat": "your seat, 0-based; null for a spectator",
+    "options": "every option of the mode, resolved (see docs/modes.md)",
+    "teams": "mode `teams`: the pairs of seats; null otherwise",
+    "round": "the round, from 1",
+    "phase": '`"clue"`, `"play"`, `"vote"` or `"over"`',
+    "storyteller": "the storyteller's seat",
+    "awaiting": "the seats whose move the table waits for",
+    "acted": "the seats that have played (play phase) or voted (vote phase) this turn — who, never what",
+    "clue": "the clue; null before it is given",
+    "hand": "your cards (those you put down stay in it until the table is laid); null for a spectator, "
+    "and for a party storyteller before the blind clue",
+    "hand_hidden": "whether your hand is being kept from you (party: the storyteller, before the blind clue)",
+    "cards_to_play": "how many cards you put down this turn (0 outside the play phase, or if you do not play)",
+    "tokens": "voting tokens each voter has",
+    "my_cards": "the cards you put down this turn (the storyteller's card included)",
+    "table": "the cards face up for the vote, by slot; empty before the vote",
+    "table[].slot": "slot number, 1..n (what `vote` names)",
+    "table[].card": "card id",
+    "table[].yours": "whether the card is yours",
+    "voters": "the seats that vote this turn (known once the table is laid)",
+    "my_vote": "the slots your tokens are on",
+    "scores": "points by seat",
+    "draw_pile": "cards left to draw",
+    "discard_pile": "cards discarded",
+    "last_round": "the previous round, revealed in full (table below); null before the first reveal",
+    "outcome": "the end of the game (table below); null until it is over",
+    "red_token_placed": "whether the storyteller has put the red token down",
+    "my_red": "the storyteller's red-token slot; null for everyone else",
+    "my_proposal": "the card you offered to play for your team; null if none",
+    "teammate_proposed": "whether your teammate has offered a card (never which)",
+}
+
+#: `RoundResult` fields the source has no ``#:`` comment for.
+ROUND_FIELDS = {
+    "round": "the round's number",
+    "storyteller": "the storyteller's seat",
+    "clue": "the clue",
+    "storyteller_card": "the storyteller's card",
+    "voters": "the seats that voted",
+}
+OUTCOME_FIELDS = {
+    "winners": "the seats tied for the most points",
+    "scores": "the final scores by seat",
+}
+
+#: Where an error code is raised but can never reach a client of the server.
+NOT_SENT = {
+    "rules/rounds.py": "checks a whole round handed over at once, for `fabula score`; a live game never calls it",
+    "rules/game.py:Game.from_json": "restores a stored game; the server rebuilds rooms from their logs instead",
+}
+#: The calls that carry an error code to a client, and which argument is the code.
+RAISERS = {"RoomError": 0, "IllegalAction": 0, "InvalidSetup": 0, "RulesError": 0, "BadMessage": 0}
+HTTP_RAISERS = {"error_response": 1}
+
+# ====================================================================== JSON for people
+
+
+def flat(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def pretty(value: Any, indent: int = 0, used: int = 0) -> str:
+    """``value`` as JSON, on one line when it fits in `WIDTH` (``used``: columns already taken on
+    its first line), else broken over lines, objects and arrays one member a line."""
+    one_line = flat(value)
+    if not isinstance(value, dict | list) or not value or indent + used + len(one_line) <= WIDTH:
+        return one_line
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        parts = []
+        for key, item in value.items():
+            head = f"{flat(key)}: "
+            parts.append(inner + head + pretty(item, indent + 2, len(head)))
+        return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
+    if any(isinstance(item, dict | list) for item in value):
+        return "[\n" + ",\n".join(inner + pretty(item, indent + 2) for item in value) + "\n" + " " * indent + "]"
+    rows: list[str] = []  # an array of plain values: as many a line as fit
+    for item in value:
+        piece = flat(item)
+        if rows and len(inner) + len(rows[-1]) + len(piece) + 2 <= WIDTH:
+            rows[-1] += f", {piece}"
+        else:
+            rows[-1:] = [rows[-1] + ",", piece] if rows else [piece]
+    return "[\n" + "\n".join(inner + row for row in rows) + "\n" + " " * indent + "]"
+
+
+def block(text: str, language: str = "") -> str:
+    return f"```{language}\n{text}\n```"
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def table(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def docstring(cls: type) -> str:
+    """The first paragraph of the class's own docstring (not one inherited) as one line of
+    Markdown (reST ``literals`` as `code`)."""
+    own = cls.__dict__.get("__doc__") or ""
+    text = " ".join(inspect.cleandoc(own).split("\n\n")[0].split())
+    return text.replace("``", "`")
+
+
+# ====================================================================== the worked exchange
+
+
+class CountingClock:
+    """Unix time for the server: 1_800_000_000.0 at the first reading, one second more at each."""
+
+    def __init__(self, start: float) -> None:
+        self.next = start
+
+    def __call__(self) -> float:
+        now, self.next = self.next, self.next + 1.0
+        return now
+
+
+@contextmanager
+def seeded_tokens(seed: int) -> Iterator[None]:
+    """Seat tokens from a seeded generator instead of `secrets` (same shape: 24 random bytes,
+    URL-safe base64), for the length of the block."""
+    rng = random.Random(seed)
+    original = service_module.new_token
+
+    def new_token() -> str:
+        return base64.urlsafe_b64encode(rng.randbytes(24)).decode().rstrip("=")
+
+    service_module.new_token = new_token
+    try:
+        yield
+    finally:
+        service_module.new_token = original
+
+
+@asynccontextmanager
+async def running(app: Any) -> AsyncIterator[str]:
+    """``app`` served by uvicorn on a free loopback port, in this event loop; its base URL."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_HARD_LIMIT))
+    serving = asyncio.create_task(server.serve(sockets=[listener]))
+    try:
+        while not server.started:
+            if serving.done():
+                serving.result()
+                raise RuntimeError("the server stopped before it started")
+            await asyncio.sleep(0.01)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        await serving
+        listener.close()
+
+
+@dataclasses.dataclass(eq=False)
+class Player:
+    """One person of the exchange: a seat token, one WebSocket, every frame received."""
+
+    name: str
+    colour: str
+    token: str = ""
+    member: int = -1
+    socket: ClientConnection | None = None
+    frames: list[str] = dataclasses.field(default_factory=list)
+    #: frames already written into the transcript
+    shown: int = 0
+    #: the room of the last state written into the transcript
+    room: dict[str, Any] | None = None
+    reader: asyncio.Task[None] | None = None
+    arrived: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    ids: Iterator[int] = dataclasses.field(default_factory=lambda: itertools.count(1))
+
+    def next_id(self) -> str:
+        return f"{self.name[0].lower()}{next(self.ids)}"
+
+    async def read_forever(self) -> None:
+        assert self.socket is not None
+        async for frame in self.socket:
+            self.frames.append(frame if isinstance(frame, str) else frame.decode())
+            self.arrived.set()
+
+
+@dataclasses.dataclass
+class Step:
+    title: str
+    prose: str
+    lines: list[str]
+
+
+class Exchange:
+    """Drives the players one message at a time: each step waits until every frame it causes has
+    arrived (and checks their types), so the transcript does not depend on timing."""
+
+    def __init__(self, url: str, http: httpx.AsyncClient, players: list[Player]) -> None:
+        self.url, self.http, self.players = url, http, players
+        self.code = ""
+        self.steps: list[Step] = []
+        #: the first exchange of each (method, path, status), for the HTTP section
+        self.http_examples: dict[str, list[str]] = {}
+        self.width = max(len(p.name) for p in players)
+        self.margin = self.width + 3
+
+    def step(self, title: str, prose: str) -> list[str]:
+        self.steps.append(Step(title, prose, []))
+        return self.steps[-1].lines
+
+    def label(self, player: Player) -> str:
+        return player.name.ljust(self.width)
+
+    # ---------------------------------------------------------------- HTTP
+
+    async def call(
+        self, lines: list[str], player: Player, method: str, path: str, body: dict[str, Any] | None = None
+    ) -> tuple[int, Any]:
+        content = None if body is None else json.dumps(body, ensure_ascii=False)
+        response = await self.http.request(
+            method, path, content=content, headers={} if body is None else {"content-type": "application/json"}
+        )
+        shown = [f"{self.label(player)} → {method} {path}"]
+        if body is not None:
+            shown.append(self.below(body))
+        found = response.json()
+        shown.append(f"{self.label(player)} ← {response.status_code} {response.reason_phrase}")
+        shown.append(self.below(found))
+        lines.extend(shown)
+        self.http_examples.setdefault(f"{method} {path} {response.status_code}", shown)
+        return response.status_code, found
+
+    def below(self, value: Any, head: str = "") -> str:
+        """``head`` and ``value`` on a line of their own, indented past the names."""
+        return " " * self.margin + head + pretty(value, self.margin, len(head))
+
+    # ---------------------------------------------------------------- WebSocket
+
+    async def connect(self, lines: list[str], player: Player) -> None:
+        player.socket = await websockets.connect(self.url.replace("http", "ws", 1) + f"/ws/{self.code}")
+        player.reader = asyncio.create_task(player.read_forever())
+        lines.append(f"{self.label(player)} ⇄ opens a WebSocket to /ws/{self.code}")
+        others = [p for p in self.players if p is not player and p.socket is not None]
+        expect = {player: ["welcome", "state"], **{p: ["state"] for p in others}}
+        await self.send(lines, player, {"type": "hello", "token": player.token}, expect)
+
+    async def send(
+        self,
+        lines: list[str],
+        player: Player,
+        message: dict[str, Any],
+        expect: dict[Player, list[str]],
+        message_id: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Send ``message`` (with a fresh id unless given) and wait for the frames in ``expect``;
+        the sender's frames."""
+        message = {"type": message["type"], "id": message_id or player.next_id(), **message}
+        assert player.socket is not None
+        await player.socket.send(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        lines.append(f"{self.label(player)} → " + pretty(message, self.margin))
+        received = await self.collect(lines, expect, first=player)
+        return received.get(player, [])
+
+    async def collect(
+        self, lines: list[str], expect: dict[Player, list[str]], first: Player | None = None
+    ) -> dict[Player, list[dict[str, Any]]]:
+        """Wait for the frames of ``expect`` (by type, in order), write them into ``lines``: those
+        of ``first`` (the sender), then everyone else's in the players' order."""
+        for player, types in expect.items():
+            await asyncio.wait_for(self.arrival(player, len(types)), timeout=10)
+        received: dict[Player, list[dict[str, Any]]] = {}
+        order = sorted(self.players, key=lambda p: p is not first)  # stable: the players' order otherwise
+        for player in order:  # the transcript's order, not the order of arrival
+            types = expect.get(player, [])
+            frames = [json.loads(frame) for frame in player.frames[player.shown : player.shown + len(types)]]
+            if [frame["type"] for frame in frames] != types or len(player.frames) > player.shown + len(types):
+                got = [json.loads(frame)["type"] for frame in player.frames[player.shown :]]
+                raise RuntimeError(f"{player.name} expected {types}, received {got}: {player.frames[player.shown :]}")
+            player.shown += len(types)
+            received[player] = frames
+            for frame in frames:
+                lines.extend(self.shown_frame(player, frame))
+        return received
+
+    async def arrival(self, player: Player, count: int) -> None:
+        while len(player.frames) < player.shown + count:
+            player.arrived.clear()
+            await player.arrived.wait()
+
+    def shown_frame(self, player: Player, frame: dict[str, Any]) -> list[str]:
+        head = f"{self.label(player)} ← "
+        if frame["type"] != "state":
+            return [head + pretty(frame, self.margin)]
+        room: dict[str, Any] = frame["room"]
+        before, player.room = player.room, room
+        if before is None:
+            return [head + "state, in full:", self.below(frame)]
+        shown = [head + f"state; what differs from {player.name}'s previous state:"]
+        for path, value in changes(before, room, "room"):
+            if value is REMOVED:
+                shown.append(" " * self.margin + f"{path}: (removed)")
+            else:
+                shown.append(self.below(value, f"{path}: "))
+        return shown
+
+
+REMOVED = object()
+
+
+def changes(old: Any, new: Any, path: str) -> list[tuple[str, Any]]:
+    """Every (path, new value) where ``new`` differs from ``old``: objects key by key, arrays of
+    objects item by item (as long as none was removed), anything else whole."""
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key, value in new.items():
+            found += [(f"{path}.{key}", value)] if key not in old else changes(old[key], value, f"{path}.{key}")
+        return found + [(f"{path}.{key}", REMOVED) for key in old if key not in new]
+    if (
+        isinstance(old, list)
+        and isinstance(new, list)
+        and len(old) <= len(new)
+        and all(isinstance(item, dict) for item in old + new)
+    ):
+        found = [
+            change for i, (a, b) in enumerate(zip(old, new, strict=False)) for change in changes(a, b, f"{path}[{i}]")
+        ]
+        return found + [(f"{path}[{i}]", new[i]) for i in range(len(old), len(new))]
+    return [(path, new)]
+
+
+CLOCK_START = 1_800_000_000.0
+SERVER_SEED = 1
+TOKEN_SEED = 2
+PUBLIC_URL = "https://fabula.example"
+
+
+def run_exchange() -> Exchange:
+    with tempfile.TemporaryDirectory() as folder, seeded_tokens(TOKEN_SEED):
+        config = Config(data=Path(folder) / "data", public_url=PUBLIC_URL, sweep_seconds=3600)
+        app = create_app(config, clock=CountingClock(CLOCK_START), rng=random.Random(SERVER_SEED))
+        return asyncio.run(exchange(app))
+
+
+async def exchange(app: Any) -> Exchange:
+    ana, ben, cleo = Player("Ana", "red"), Player("Ben", "blue"), Player("Cleo", "yellow")
+    people = [ana, ben, cleo]
+    async with running(app) as url, httpx.AsyncClient(base_url=url) as http:
+        ex = Exchange(url, http, people)
+        try:
+            await play_one_round(ex, ana, ben, cleo)
+        finally:
+            for player in people:
+                if player.socket is not None:
+                    await player.socket.close()
+                if player.reader is not None:
+                    await player.reader
+    return ex
+
+
+async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -> None:
+    people = [ana, ben, cleo]
+
+    def everyone(sender: Player, last: str = "ack", each: str = "state") -> dict[Player, list[str]]:
+        connected = [p for p in people if p.socket is not None]
+        return {p: [each, last] if p is sender else [each] for p in connected}
+
+    lines = ex.step("What a room can be", "Before creating a room, a client may ask for the modes and decks.")
+    await ex.call(lines, ana, "GET", "/api/modes")
+    await ex.call(lines, ana, "GET", "/api/decks")
+
+    lines = ex.step(
+        "Ana creates a room",
+        "The creator is member 0 and the host. The token in the answer is the only key to the seat: "
+        "keep it to reconnect.",
+    )
+    _, seat = await ex.call(
+        lines, ana, "POST", "/api/rooms", {"name": "Ana", "colour": "red", "settings": {"mode": "odyssey"}}
+    )
+    ex.code, ana.token, ana.member = seat["code"], seat["token"], seat["member"]
+
+    lines = ex.step("Ana connects", "`hello` with the seat token; the answer is `welcome`, then the room.")
+    await ex.connect(lines, ana)
+    await ex.send(lines, ana, {"type": "ping"}, {ana: ["pong"]})
+
+    lines = ex.step(
+        "Ben looks at the room, then joins",
+        "Anyone with the code may read the summary. A join is a change of the room: every connection "
+        "(here Ana's) gets a new state.",
+    )
+    await ex.call(lines, ben, "GET", f"/api/rooms/{ex.code}")
+    _, seat = await ex.call(lines, ben, "POST", f"/api/rooms/{ex.code}/join", {"name": "Ben", "colour": "blue"})
+    ben.token, ben.member = seat["token"], seat["member"]
+    await ex.collect(lines, {ana: ["state"]})
+
+    lines = ex.step(
+        "Ben connects",
+        "A seat's first connection is news for everyone: the others get a state showing Ben `connected`.",
+    )
+    await ex.connect(lines, ben)
+
+    lines = ex.step(
+        "Cleo joins (the second try works) and connects",
+        "A refused request changes nothing, so nobody gets a state for it.",
+    )
+    await ex.call(lines, cleo, "POST", f"/api/rooms/{ex.code}/join", {"name": "Cleo", "colour": "blue"})
+    _, seat = await ex.call(lines, cleo, "POST", f"/api/rooms/{ex.code}/join", {"name": "Cleo", "colour": "yellow"})
+    cleo.token, cleo.member = seat["token"], seat["member"]
+    await ex.collect(lines, {ana: ["state"], ben: ["state"]})
+    await ex.connect(lines, cleo)
+
+    lines = ex.step(
+        "Ana starts the game",
+        "Every connection gets its own view: the same table, but only its own hand.",
+    )
+    await ex.send(lines, ana, {"type": "start"}, everyone(ana))
+    assert ana.room is not None
+    game = ana.room["game"]
+    by_seat = {m["seat"]: p for m in ana.room["members"] for p in people if p.member == m["member"]}
+    teller = by_seat[game["storyteller"]]
+    first, second = [by_seat[s] for s in sorted(by_seat) if by_seat[s] is not teller]
+
+    assert teller.room is not None
+    lines = ex.step(
+        f"{teller.name} (seat {game['storyteller']}) is the storyteller and asks what they may do",
+        "`legal` answers with the moves the seat may make now; a `tell` comes with `clue` null, to be filled in.",
+    )
+    await ex.send(lines, teller, {"type": "legal"}, {teller: ["legal"]})
+
+    card = teller.room["game"]["hand"][0]
+    lines = ex.step(
+        f"{teller.name} tells",
+        "An action is the engine's JSON (see *Actions*); `seat` may be left out. The clue is public at once, "
+        "the card is not.",
+    )
+    await ex.send(
+        lines,
+        teller,
+        {"type": "act", "action": {"type": "tell", "card": card, "clue": "Where the map ends"}},
+        everyone(teller),
+    )
+
+    assert first.room is not None
+    assert second.room is not None
+    play = {"type": "act", "action": {"type": "play", "cards": first.room["game"]["hand"][:2]}}
+    lines = ex.step(
+        f"{first.name} plays two cards",
+        "With three players everyone but the storyteller puts down two cards. The others see only that "
+        f"{first.name} has played (`acted`), not what.",
+    )
+    replies = await ex.send(lines, first, play, everyone(first))
+    play_id = replies[-1]["id"]
+
+    lines = ex.step(
+        f"{first.name} sends the same message again",
+        "As a client would after losing the connection before the `ack`: same id, so the server answers with "
+        "the same `seq` and changes nothing — no state follows.",
+    )
+    await ex.send(lines, first, play, {first: ["ack"]}, message_id=play_id)
+
+    lines = ex.step(
+        f"{second.name} plays two cards",
+        "The last awaited play lays the table: the cards are shuffled into slots, face up, with no owners "
+        "named (except `yours`). The vote begins.",
+    )
+    await ex.send(
+        lines,
+        second,
+        {"type": "act", "action": {"type": "play", "cards": second.room["game"]["hand"][:2]}},
+        everyone(second),
+    )
+
+    lines = ex.step("A word at the table", "Chat is not part of the state: each connection gets a `chat`.")
+    await ex.send(lines, first, {"type": "say", "text": "So many doors…"}, everyone(first, each="chat"))
+
+    own = [entry["slot"] for entry in first.room["game"]["table"] if entry["yours"]]
+    lines = ex.step(
+        f"{first.name} votes for their own card, and is refused",
+        "An `error` names the message's id; nothing changed, so no state follows.",
+    )
+    await ex.send(lines, first, {"type": "act", "action": {"type": "vote", "slots": own[:1]}}, {first: ["error"]})
+
+    others = [entry["slot"] for entry in first.room["game"]["table"] if not entry["yours"]]
+    lines = ex.step(f"{first.name} votes", "Again the others learn only who has voted.")
+    await ex.send(lines, first, {"type": "act", "action": {"type": "vote", "slots": others[:1]}}, everyone(first))
+
+    others = [entry["slot"] for entry in second.room["game"]["table"] if not entry["yours"]]
+    lines = ex.step(
+        f"{second.name} votes: the reveal",
+        "The last vote ends the round: `last_round` shows every card's owner, every vote and the points; "
+        "the scores move, hands are refilled, and round 2 begins with the next storyteller.",
+    )
+    await ex.send(lines, second, {"type": "act", "action": {"type": "vote", "slots": others[-1:]}}, everyone(second))
+
+    for player in people:  # nothing else is on its way: the next frame on every connection is a pong
+        assert player.socket is not None
+        await player.socket.send(json.dumps({"type": "ping", "id": "sync"}))
+        await asyncio.wait_for(ex.arrival(player, 1), timeout=10)
+        if json.loads(player.frames[player.shown])["type"] != "pong" or len(player.frames) != player.shown + 1:
+            raise RuntimeError(f"{player.name} received frames no step expected")
+
+
+# ====================================================================== error codes from the source
+
+
+@dataclasses.dataclass
+class Raised:
+    code: str
+    kind: str
+    where: str
+    message: str
+
+
+def scan_errors() -> tuple[list[Raised], list[str]]:
+    """Every error code the server's modules can send, with where and how; and the skipped places."""
+    files = sorted([*(SOURCE / "server").glob("*.py"), *(SOURCE / "rules").glob("*.py")])
+    trees = {path.relative_to(SOURCE).as_posix(): ast.parse(path.read_text(encoding="utf-8")) for path in files}
+    # what each keyword is given, by function name (to expand codes like f"{what}_empty")
+    keyword_values: dict[tuple[str, str], set[str]] = {}
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                for keyword in node.keywords:
+                    if keyword.arg and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
+                        keyword_values.setdefault((node.func.id, keyword.arg), set()).add(keyword.value.value)
+    found: list[Raised] = []
+    skipped: set[str] = set()
+    for name, tree in trees.items():
+        for call, scope in calls_with_scope(tree):
+            assert isinstance(call.func, ast.Name)
+            kind = call.func.id
+            index = RAISERS.get(kind, HTTP_RAISERS.get(kind))
+            if index is None or len(call.args) <= index:
+                continue
+            where = f"{name}:{scope}" if scope else name
+            if name in NOT_SENT or where in NOT_SENT:
+                skipped.add(name if name in NOT_SENT else where)
+                continue
+            message = describe(call.args[index + 1]) if len(call.args) > index + 1 else ""
+            for code in codes_of(call.args[index], scope, keyword_values, where):
+                found.append(Raised(code, "HTTP" if kind in HTTP_RAISERS else kind, where, message))
+    return found, sorted(skipped)
+
+
+def calls_with_scope(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
+    """Every call by a plain name, with the qualified name of the function it is in."""
+
+    def walk(node: ast.AST, scope: list[str]) -> Iterator[tuple[ast.Call, str]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                yield from walk(child, [*scope, child.name])
+            else:
+                if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+                    yield child, ".".join(scope)
+                yield from walk(child, scope)
+
+    yield from walk(tree, [])
+
+
+def codes_of(node: ast.expr, scope: str, keyword_values: dict[tuple[str, str], set[str]], where: str) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Attribute) and node.attr == "code":  # passes on an error raised elsewhere
+        return []
+    if isinstance(node, ast.JoinedStr):
+        holes = [part for part in node.values if isinstance(part, ast.FormattedValue)]
+        if len(holes) == 1 and isinstance(holes[0].value, ast.Name):
+            values = keyword_values.get((scope.rsplit(".", 1)[-1], holes[0].value.id), set())
+            if values:
+                return sorted(
+                    "".join(v if part is holes[0] else describe(part) for part in node.values) for v in values
+                )
+    raise RuntimeError(f"{where}: an error code the scan cannot read: {ast.unparse(node)}")
+
+
+def describe(node: ast.expr | ast.AST) -> str:
+    """A message as written in the source, its holes shown as {expression}."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(describe(part) for part in node.values)
+    if isinstance(node, ast.FormattedValue):
+        return "{" + ast.unparse(node.value) + "}"
+    if isinstance(node, ast.IfExp):
+        return f"{describe(node.body)} / {describe(node.orelse)}"
+    return "{" + ast.unparse(node) + "}"
+
+
+def close_codes() -> list[tuple[int, str, bool]]:
+    """(code, reason, whether before the handshake is accepted) of every ``….close(code=…,
+    reason=…)`` in the app; a close before the function's ``….accept()`` refuses the handshake."""
+    found = []
+    tree = ast.parse((SOURCE / "server" / "app.py").read_text(encoding="utf-8"))
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        own = [node for node in own_nodes(function) if isinstance(node, ast.Call)]
+        accepts = [n.lineno for n in own if isinstance(n.func, ast.Attribute) and n.func.attr == "accept"]
+        for call in own:
+            keywords = {k.arg: k.value for k in call.keywords}
+            code, reason = keywords.get("code"), keywords.get("reason")
+            if (
+                isinstance(call.func, ast.Attribute)
+                and call.func.attr == "close"
+                and isinstance(code, ast.Constant)
+                and isinstance(code.value, int)
+            ):
+                before = bool(accepts) and call.lineno < min(accepts)
+                text = reason.value if isinstance(reason, ast.Constant) else ""
+                found.append((code.value, str(text), before))
+    return sorted(found)
+
+
+def own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``function``, not those of the functions defined inside it."""
+    for child in ast.iter_child_nodes(function):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            yield child
+            yield from own_nodes(child)
+
+
+# ====================================================================== fields of a state
+
+
+def room_paths(room: dict[str, Any]) -> list[str]:
+    paths = []
+    for key, value in room.items():
+        paths.append(key)
+        if key == "members":
+            paths += [f"members[].{k}" for k in value[0]]
+        elif key == "you":
+            paths += [f"you.{k}" for k in value]
+    return paths
+
+
+def view_paths() -> dict[str, list[str]]:
+    """Each field of a game view (``table[].…`` from a laid table), and the modes that show it."""
+    modes: dict[str, list[str]] = {}
+    for mode in MODES.values():
+        game = Game.new(mode.name, seats=mode.seat_counts[0], seed=1)
+        while game.phase.value != "vote":  # a laid table, to see what a slot holds
+            seat = game.awaiting[0]
+            action = game.legal_actions(seat)[0]
+            game.apply(action.with_clue("clue") if isinstance(action, Tell | BlindClue) else action)
+        for key, value in game.view(0).items():
+            modes.setdefault(key, []).append(mode.name)
+            if key == "table":
+                for item in value[0]:
+                    modes.setdefault(f"table[].{item}", []).append(mode.name)
+    return modes
+
+
+def check_described(kind: str, described: dict[str, str], found: list[str]) -> None:
+    missing, gone = set(found) - set(described), set(described) - set(found)
+    if missing or gone:
+        raise RuntimeError(
+            f"{kind}: describe {sorted(missing)} / drop {sorted(gone)} in tools/protocol_doc.py, then rerun it"
+        )
+
+
+def field_comments(cls: type) -> dict[str, str]:
+    """The ``#:`` comment above each field of ``cls``, as its source writes them."""
+    lines = inspect.getsource(cls).splitlines()
+    comments: dict[str, str] = {}
+    pending: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if text.startswith("#:"):
+            pending.append(text[2:].strip())
+        elif ":" in text and text.split(":")[0].isidentifier() and pending:
+            comments[text.split(":")[0]] = " ".join(pending)
+            pending = []
+        else:
+            pending = []
+    return comments
+
+
+# ====================================================================== the page
+
+
+def render() -> str:
+    ex = run_exchange()
+    parts = [
+        intro(),
+        overview(),
+        http_section(ex),
+        messages_section("client"),
+        messages_section("server"),
+        state_section(ex),
+        actions_section(),
+        errors_section(),
+        exchange_section(ex),
+    ]
+    return "\n\n".join(part.strip("\n") for part in parts) + "\n"
+
+
+def intro() -> str:
+    return """
+# The play protocol
+
+<!-- Generated by tools/protocol_doc.py from the code; do not edit. Rerun it after changing the
+protocol (tests/test_protocol_doc.py fails until you do). -->
+
+How a client creates and joins a room over HTTP and plays over a WebSocket. Everything on this page
+is generated from the code: the JSON Schemas from the msgspec models in `fabula.server.protocol`,
+the limits from the modules and the `fabula serve` defaults, the error codes by scanning the source,
+and the worked exchange at the end from a real server run by `tools/protocol_doc.py` (so what it
+shows is what the server does). `python tools/protocol_doc.py` rewrites this page; `--check` says
+whether it is current.
+
+"""
+
+
+def overview() -> str:
+    config = Config()
+    low, high = room_module.TIMER_RANGE
+    closes = close_codes()
+    limits = table(
+        ["limit", "default", "when exceeded"],
+        [
+            [
+                "`max_message_bytes`: one WebSocket message",
+                f"{config.max_message_bytes:,}",
+                "`error` `too_large` (id null); the connection goes on. The length checked is that of the frame "
+                "as received: characters for a text frame, bytes for a binary one",
+            ],
+            [
+                "hard limit of a WebSocket frame (`fabula serve`)",
+                f"{WS_HARD_LIMIT:,} bytes",
+                "the connection is closed (close code 1009)",
+            ],
+            [
+                "`messages_per_second` and `message_burst`: messages per connection",
+                f"{config.messages_per_second:g} a second on average, {config.message_burst} at once",
+                "`error` `rate_limited` (id null); the message is dropped",
+            ],
+            [
+                "`say` per connection (fixed)",
+                f"{service_module.CHAT_RATE:g} a second on average, {service_module.CHAT_BURST} at once",
+                "`error` `chat_rate_limited`",
+            ],
+            [
+                "`max_connections_per_address`: WebSocket connections from one address",
+                f"{config.max_connections_per_address}",
+                "the WebSocket is refused (HTTP 403)",
+            ],
+            [
+                "`max_rooms_per_address`: open rooms created from one address",
+                f"{config.max_rooms_per_address}",
+                "HTTP 429 `too_many_rooms`",
+            ],
+            [
+                "`room_idle_seconds`: a room nobody is connected to",
+                f"{config.room_idle_seconds:g} seconds",
+                "the room is deleted (then `no_room`)",
+            ],
+            ["HTTP request body", f"{app_module.BODY_MAX:,} bytes", "HTTP 400 `too_large`"],
+            ["name", f"{room_module.NAME_MAX} characters", "`name_too_long`"],
+            ["clue", f"{CLUE_MAX} characters", "`clue_too_long`"],
+            ["chat line", f"{room_module.CHAT_MAX} characters", "`message_too_long`"],
+        ],
+    )
+    close_rows = [
+        [
+            f"`{code}`",
+            reason,
+            "before accepting: the handshake is refused, so a client sees HTTP 403, never this code"
+            if before
+            else "on an open connection",
+        ]
+        for code, reason, before in closes
+    ]
+    return f"""
+## Overview
+
+- **Rooms and seats over HTTP.** `POST /api/rooms` creates a room and seats its creator as host;
+  `POST /api/rooms/{{CODE}}/join` takes a seat. Both answer with the seat's **token**, a secret
+  that takes the seat: keep it (it is the only way back into the seat) and never show it.
+  Room codes are {service_module.CODE_LENGTH} characters from `{service_module.CODE_ALPHABET}`
+  (no look-alikes); the server upper-cases a code it is given.
+- **One WebSocket per seat, at `/ws/{{CODE}}`.** The first message is `hello` with the token (or
+  `token` null to watch as a spectator), within {app_module.HELLO_SECONDS:g} seconds of opening, else the
+  server closes the connection. The answer is `welcome`, then a complete `state`. A seat may have
+  several connections (a phone and a laptop); each gets everything. Reconnecting is the same `hello`
+  on a new connection.
+- **Every message is one JSON object in a text frame**, with a `type` and an `id` of the client's
+  choosing (1 to {protocol.ID_MAX} characters). Every answer (`ack`, `error`, `legal`, `pong`, `welcome`)
+  names the id of the message it answers.
+- **Retries are safe.** A message that changes the room (every type but `hello`, `legal` and
+  `ping`) is remembered with its member and id in the room's log, so also across a restart of the
+  server. Sent again with the same id it is answered with the same `ack` (same `seq`) and made no
+  second time; no state follows. The server does not compare the contents: use a fresh id for every
+  new message, and the same id only for a resend. A refused message is not remembered: sent again,
+  it is checked again.
+- **Every change is followed by a complete `state` on every connection of the room**, each with
+  that connection's own view (its seat's hand; a spectator's has none). Changes are accepted
+  messages, joins over HTTP, the moves bots make, hosting passing on by itself, and a member's
+  first connection opening or last one closing (`members[].connected`). On the connection that
+  made the change, the `state` comes before the `ack`. A client renders the newest state and never
+  has to merge anything. A connection that reads slowly may skip states (an unsent state is replaced by the
+  newer one, which then queues behind anything sent meanwhile — so the state showing a change can
+  come after its `ack`). `room.seq` counts the log's entries: after `ack` with `seq` *n*, the
+  states have `room.seq` > *n*.
+- **Chat** (`say`) is not in the state: each connection that may read the line gets a `chat`
+  message, and `welcome` brings the last {room_module.CHAT_KEPT} lines.
+- **A refusal** is an `error` with the message's `id` (null if the message could not be read), a
+  stable `code` to switch on and a `message` for people. Nothing changed. The codes are listed
+  under *Error codes*.
+- **Spectators** (`hello` with `token` null) receive states (`you` null, no hand) and the table's
+  chat, and may `ping`; any other message is refused with `spectator`.
+- **Bots and timers.** The host may fill free seats with bots (`add_bot`). A bot also moves for a
+  person whose seat has had no connection for {config.disconnect_grace_seconds:g} seconds, for one who
+  left the game, and for every awaited seat when a phase timer (`clue_seconds`, `play_seconds`,
+  `vote_seconds` in the settings: {low} to {high} seconds; `room.deadline` says when) runs out. Their
+  moves reach clients as states like any other change. A host with no connection for as long passes
+  hosting to the first person who is here.
+
+### Limits
+
+The defaults of `fabula serve`; each one is an option (`fabula serve --help`) or an environment
+variable `FABULA_<NAME>`.
+
+{limits}
+
+Names and chat lines are cleaned first: control and invisible format characters are removed and
+whitespace collapsed.
+
+**Origin.** A browser always sends `Origin` with a WebSocket; it must be the server's own (its host
+and port equal the `Host` header), the origin of `public_url`, or one of `allow_origin`. A client
+without `Origin` is not a browser and is let in. Anything else is refused during the handshake.
+
+### WebSocket close codes
+
+Every `close(code=…)` in `fabula.server.app`, and whether it happens before the handshake is accepted:
+
+{table(["code", "reason", "when"], close_rows)}
+
+For `4404` the server first answers the `hello` with `error` `no_room`, then closes; the close can
+overtake that error, so a client should treat `4404` itself as "no such room".
+"""
+
+
+def http_section(ex: Exchange) -> str:
+    doc = app_module.__doc__ or ""
+    routes = doc[doc.index("HTTP (JSON):") :].rstrip()
+    examples = []
+    for key, title in (
+        ("POST /api/rooms 201", "Creating a room (`settings` may be left out: the defaults below)"),
+        (f"GET /api/rooms/{ex.code} 200", "Reading a room before joining"),
+        (f"POST /api/rooms/{ex.code}/join 201", "Joining"),
+        (f"POST /api/rooms/{ex.code}/join 400", "A refused join"),
+    ):
+        examples.append(f"**{title}:**\n\n" + block("\n".join(ex.http_examples[key]), "text"))
+    defaults = msgspec_json(RoomSettings())
+    return f"""
+## HTTP
+
+From the docstring of `fabula.server.app`:
+
+{block(routes, "text")}
+
+A refusal is `{{"error": {{"code": …, "message": …}}}}` with status 404 for `no_room`, 429 for the
+`too_many_…` codes and 400 for the others. The examples come from the worked exchange below
+(`→` the request, `←` the answer).
+
+{(chr(10) + chr(10)).join(examples)}
+
+Room settings, with their defaults:
+
+{block(pretty(defaults), "json")}
+
+`options` are the rule options of docs/modes.md; unknown or inapplicable ones are refused.
+"""
+
+
+def msgspec_json(value: Any) -> Any:
+    import msgspec
+
+    return msgspec.to_builtins(value)
+
+
+def messages_section(side: str) -> str:
+    schema = protocol.schemas()[side]
+    definitions: dict[str, Any] = schema["$defs"]
+    union = {key: value for key, value in schema.items() if key != "$defs"}
+    mapping: dict[str, str] = union["discriminator"]["mapping"]
+    models = {
+        cls.__name__: cls
+        for cls in typing.get_args(protocol.AnyClientMessage if side == "client" else protocol.AnyServerMessage)
+    }
+    if side == "client":
+        check_described("client messages", REPLIES, list(mapping))
+    parts = [
+        f"## {side.title()} messages",
+        f"Every {'message a client may send' if side == 'client' else 'message the server sends'}, with its "
+        f'JSON Schema as msgspec generates it from the model (`fabula.server.protocol.schemas()["{side}"]`). '
+        "The union below and the definitions after it are that whole document.",
+        block(pretty(union), "json"),
+    ]
+    shown: set[str] = set()
+    for tag, reference in mapping.items():
+        name = reference.rsplit("/", 1)[-1]
+        text = docstring(models[name])
+        if not text:
+            text = MISSING_DOCSTRINGS[tag] + " *(The model has no docstring; this description is the doc script's.)*"
+        parts.append(f"### `{tag}` ({name})")
+        parts.append(text)
+        if side == "client":
+            parts.append(f"Reply: {REPLIES[tag]}.")
+        parts.append(block(pretty(definitions[name]), "json"))
+        shown.add(name)
+        for used in sorted(references(definitions[name]) - set(mapping_names(mapping))):
+            if used not in shown:
+                parts.append(f"`{used}`, used above:")
+                parts.append(block(pretty(definitions[used]), "json"))
+                shown.add(used)
+    if set(definitions) - shown:
+        raise RuntimeError(f"schema definitions not shown: {sorted(set(definitions) - shown)}")
+    return "\n\n".join(parts)
+
+
+def references(schema: Any) -> set[str]:
+    if isinstance(schema, dict):
+        found = {schema["$ref"].rsplit("/", 1)[-1]} if "$ref" in schema else set()
+        return found.union(*(references(value) for value in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(references(item) for item in schema))
+    return set()
+
+
+def mapping_names(mapping: dict[str, str]) -> list[str]:
+    return [reference.rsplit("/", 1)[-1] for reference in mapping.values()]
+
+
+def state_section(ex: Exchange) -> str:
+    player = ex.players[0]
+    assert player.room is not None
+    found_room = room_paths(player.room)
+    check_described("room fields", ROOM_FIELDS, found_room)
+    modes = view_paths()
+    check_described("game view fields", VIEW_FIELDS, list(modes))
+    round_fields = [f.name for f in dataclasses.fields(RoundResult)]
+    round_described = {**ROUND_FIELDS, **field_comments(RoundResult)}
+    check_described("round result fields", round_described, round_fields)
+    outcome_fields = [f.name for f in dataclasses.fields(Outcome)]
+    outcome_described = {**OUTCOME_FIELDS, **field_comments(Outcome)}
+    check_described("outcome fields", outcome_described, outcome_fields)
+    every = set(MODES)
+
+    def shown_modes(key: str) -> str:
+        return "all" if set(modes[key]) == every else ", ".join(modes[key])
+
+    return f"""
+## The state
+
+`state.room` is the model's `dict[str, Any]` — its schema says no more — so its fields are listed
+here, from `Room.snapshot` (`fabula.server.room`). Seats are numbered from 0 in the game's
+clockwise order; members are numbered in joining order; slots from 1.
+
+{table(["field", "meaning"], [[f"`{path}`", ROOM_FIELDS[path]] for path in found_room])}
+
+### The game view (`room.game`)
+
+`fabula.rules.views.seat_view`: everything one seat may know, and nothing more. Before the reveal
+it names no card's owner (except your own) and no vote (except yours). The fields, and the modes
+in which they appear:
+
+{table(["field", "modes", "meaning"], [[f"`{path}`", shown_modes(path), VIEW_FIELDS[path]] for path in modes])}
+
+`last_round` (`fabula.rules.results.RoundResult`; per-seat arrays by seat, per-slot arrays by slot − 1):
+
+{table(["field", "meaning"], [[f"`{name}`", round_described[name]] for name in round_fields])}
+
+`outcome` (`fabula.rules.results.Outcome`):
+
+{table(["field", "meaning"], [[f"`{name}`", outcome_described[name]] for name in outcome_fields])}
+"""
+
+
+#: Example values for the fields of an action (a new field fails the run until it is added).
+ACTION_EXAMPLE = {
+    "seat": 1,
+    "card": "fabula-07",
+    "clue": "Where the map ends",
+    "cards": ("fabula-07",),
+    "slots": (2,),
+    "slot": 3,
+}
+
+
+def actions_section() -> str:
+    rows = []
+    for cls in typing.get_args(Action):
+        example = cls(**{f.name: ACTION_EXAMPLE[f.name] for f in dataclasses.fields(cls)}).to_json()
+        rows.append([f"`{example['type']}`", f"`{flat(example)}`", docstring(cls)])
+    return f"""
+## Actions
+
+The `action` of `act`, as `fabula.rules.actions` writes and reads them (one example each). `seat`
+may be left out: the server fills in the sender's seat, and refuses another (`not_your_seat`). Card
+ids are those of the room's decks; slots are numbered from 1 as on the table.
+
+{table(["type", "example", "what it does"], rows)}
+"""
+
+
+def errors_section() -> str:
+    found, skipped = scan_errors()
+    by_code: dict[str, list[Raised]] = {}
+    for raised in found:
+        by_code.setdefault(raised.code, []).append(raised)
+    rows = []
+    for code in sorted(by_code):
+        places = by_code[code]
+        kinds = sorted({p.kind for p in places})
+        wheres = sorted({p.where for p in places})
+        messages = list(dict.fromkeys(p.message for p in places))
+        rows.append([f"`{code}`", ", ".join(kinds), "<br>".join(f"`{w}`" for w in wheres), " / ".join(messages)])
+    skipped_text = "; ".join(f"`{place}` ({NOT_SENT[place]})" for place in skipped)
+    return f"""
+## Error codes
+
+Collected by `tools/protocol_doc.py` by scanning `src/fabula/server/` and `src/fabula/rules/` for
+the code given to `RoomError`, `IllegalAction`, `InvalidSetup`, `RulesError` and `BadMessage`
+(sent as `error` over the WebSocket, or as `{{"error": …}}` over HTTP) and to `error_response`
+(HTTP only). Codes built with an f-string are expanded from the calls of their function. Left
+out as never reaching a client: {skipped_text}. The messages are the source's, with `{{…}}` for
+what is filled in. Which requests can meet a code follows from where it is raised:
+`server/app.py` and `RoomService.create_room`/`join`/`summary` are HTTP, `RoomService._…` and the
+rules are WebSocket, `server/room.py` both (a join comes over HTTP, everything else over the
+WebSocket).
+
+{table(["code", "raised as", "where", "message"], rows)}
+"""
+
+
+def exchange_section(ex: Exchange) -> str:
+    names = ", ".join(f"{p.name} ({p.colour})" for p in ex.players)
+    parts = [
+        f"""
+## A worked exchange: one full round
+
+A real server (`create_app`, served by uvicorn on a loopback port inside `tools/protocol_doc.py`),
+made reproducible: its clock reads {CLOCK_START:,.1f} and then one second more at every reading,
+its random numbers (room code, game seed) come from `random.Random({SERVER_SEED})`, and seat tokens
+from a seeded generator in place of `secrets` (they look like real ones). `public_url` is
+`{PUBLIC_URL}`. Three people, {names}, play odyssey through the first round. Each step waits until
+every message it causes has arrived before the next one starts.
+
+How to read it: `→` is what a client sends, `←` what it receives; for HTTP, the request and the
+answer. Every message sent and received is shown, in order per connection (each step lists the
+sender first, then the connections in a fixed order — not interleaved by time). JSON is
+re-indented for reading; the values and key order are as on the wire. **States are shortened:**
+the first state on each connection is shown in full; after that, a state is shown as the fields
+that differ from the previous state on the same connection (a path like `room.members[1].seat`,
+then the new value; an array of objects of the same length item by item, anything else whole).
+Every other field is unchanged; nothing else is left out.
+"""
+    ]
+    for number, step in enumerate(ex.steps, 1):
+        parts.append(f"### {number}. {step.title}\n\n{step.prose}\n\n" + block("\n".join(step.lines), "text"))
+    return "\n\n".join(part.strip("\n") for part in parts)
+
+
+# ====================================================================== command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write docs/protocol.md from the code.")
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/protocol.md is out of date")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+        if current == text:
+            return 0
+        diff = difflib.unified_diff(
+            current.splitlines(), text.splitlines(), "docs/protocol.md", "generated", lineterm="", n=1
+        )
+        print("\n".join(itertools.islice(diff, 60)), file=sys.stderr)
+        print("docs/protocol.md is out of date: run python tools/protocol_doc.py", file=sys.stderr)
+        return 1
+    DOC.write_text(text, encoding="utf-8")
+    print(f"wrote {DOC.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
