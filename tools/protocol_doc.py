@@ -706,40 +706,9 @@ def describe(node: ast.expr | ast.AST) -> str:
     return "{" + ast.unparse(node) + "}"
 
 
-def close_codes() -> list[tuple[int, str, bool]]:
-    """(code, reason, whether before the handshake is accepted) of every ``….close(code=…,
-    reason=…)`` in the app; a close before the function's ``….accept()`` refuses the handshake."""
-    found = []
-    tree = ast.parse((SOURCE / "server" / "app.py").read_text(encoding="utf-8"))
-    for function in ast.walk(tree):
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        own = [node for node in own_nodes(function) if isinstance(node, ast.Call)]
-        accepts = [n.lineno for n in own if isinstance(n.func, ast.Attribute) and n.func.attr == "accept"]
-        for call in own:
-            keywords = {k.arg: k.value for k in call.keywords}
-            code, reason = keywords.get("code"), keywords.get("reason")
-            if (
-                isinstance(call.func, ast.Attribute)
-                and call.func.attr == "close"
-                and isinstance(code, ast.Constant)
-                and isinstance(code.value, int)
-            ):
-                before = bool(accepts) and call.lineno < min(accepts)
-                text = reason.value if isinstance(reason, ast.Constant) else ""
-                found.append((code.value, str(text), before))
-    return sorted(found)
-
-
-def own_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``function``, not those of the functions defined inside it."""
-    for child in ast.iter_child_nodes(function):
-        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            yield child
-            yield from own_nodes(child)
-
-
-# ====================================================================== fields of a state
+def close_codes() -> list[tuple[int, str]]:
+    """(code, reason) of every close the server makes, from ``fabula.server.app.CLOSE_REASONS``."""
+    return sorted(app_module.CLOSE_REASONS.items())
 
 
 def room_paths(room: dict[str, Any]) -> list[str]:
@@ -842,7 +811,7 @@ def overview() -> str:
                 "`max_message_bytes`: one WebSocket message",
                 f"{config.max_message_bytes:,}",
                 "`error` `too_large` (id null); the connection goes on. The length checked is that of the frame "
-                "as received: characters for a text frame, bytes for a binary one",
+                "in UTF-8 bytes",
             ],
             [
                 "hard limit of a WebSocket frame (`fabula serve`)",
@@ -855,14 +824,14 @@ def overview() -> str:
                 "`error` `rate_limited` (id null); the message is dropped",
             ],
             [
-                "`say` per connection (fixed)",
-                f"{service_module.CHAT_RATE:g} a second on average, {service_module.CHAT_BURST} at once",
+                "`chat_messages_per_second` and `chat_burst`: `say` per connection",
+                f"{config.chat_messages_per_second:g} a second on average, {config.chat_burst} at once",
                 "`error` `chat_rate_limited`",
             ],
             [
                 "`max_connections_per_address`: WebSocket connections from one address",
                 f"{config.max_connections_per_address}",
-                "the WebSocket is refused (HTTP 403)",
+                "the WebSocket is accepted, then closed with code 4429",
             ],
             [
                 "`max_rooms_per_address`: open rooms created from one address",
@@ -880,16 +849,7 @@ def overview() -> str:
             ["chat line", f"{room_module.CHAT_MAX} characters", "`message_too_long`"],
         ],
     )
-    close_rows = [
-        [
-            f"`{code}`",
-            reason,
-            "before accepting: the handshake is refused, so a client sees HTTP 403, never this code"
-            if before
-            else "on an open connection",
-        ]
-        for code, reason, before in closes
-    ]
+    close_rows = [[f"`{code}`", reason] for code, reason in closes]
     return f"""
 ## Overview
 
@@ -947,16 +907,16 @@ whitespace collapsed.
 
 **Origin.** A browser always sends `Origin` with a WebSocket; it must be the server's own (its host
 and port equal the `Host` header), the origin of `public_url`, or one of `allow_origin`. A client
-without `Origin` is not a browser and is let in. Anything else is refused during the handshake.
+without `Origin` is not a browser and is let in. Anything else is closed with `4403`.
 
 ### WebSocket close codes
 
-Every `close(code=…)` in `fabula.server.app`, and whether it happens before the handshake is accepted:
+Every close the server makes (`fabula.server.app.CLOSE_REASONS`). A refused connection is
+accepted first and then closed, so that a browser can read the code and the reason:
 
-{table(["code", "reason", "when"], close_rows)}
+{table(["code", "reason"], close_rows)}
 
-For `4404` the server first answers the `hello` with `error` `no_room`, then closes; the close can
-overtake that error, so a client should treat `4404` itself as "no such room".
+Before closing with `4404` the server sends the `error` (`no_room`) that answers the `hello`.
 """
 
 

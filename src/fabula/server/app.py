@@ -54,6 +54,18 @@ BODY_MAX = 16_384
 #: Seconds a new connection has to say hello.
 HELLO_SECONDS = 15.0
 
+#: Why the server closes a WebSocket: close code → reason (also sent as the close reason).
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_NO_ROOM = 4404
+CLOSE_NO_HELLO = 4408
+CLOSE_TOO_MANY = 4429
+CLOSE_REASONS = {
+    CLOSE_BAD_ORIGIN: "origin not allowed",
+    CLOSE_NO_ROOM: "no such room",
+    CLOSE_NO_HELLO: "no hello in time",
+    CLOSE_TOO_MANY: "too many connections from this address",
+}
+
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
@@ -212,21 +224,30 @@ def create_app(
         return urlsplit(origin).netloc == websocket.headers.get("host")
 
     async def play_socket(websocket: WebSocket) -> None:
+        # Refusals accept first and then close with a code: a browser cannot read the status of
+        # a refused handshake, but it can read a close code and reason.
         if not origin_allowed(websocket):
             metrics.errors.labels("bad_origin").inc()
-            await websocket.close(code=4403, reason="origin not allowed")
+            await websocket.accept()
+            await websocket.close(code=CLOSE_BAD_ORIGIN, reason=CLOSE_REASONS[CLOSE_BAD_ORIGIN])
             return
         address = client_address(websocket)
         if not service.admit(address):
             metrics.errors.labels("too_many_connections").inc()
-            await websocket.close(code=4429, reason="too many connections from this address")
+            await websocket.accept()
+            await websocket.close(code=CLOSE_TOO_MANY, reason=CLOSE_REASONS[CLOSE_TOO_MANY])
             return
-        connection = Connection(address, TokenBucket(config.messages_per_second, config.message_burst))
+        connection = Connection(
+            address,
+            TokenBucket(config.messages_per_second, config.message_burst),
+            TokenBucket(config.chat_messages_per_second, config.chat_burst),
+        )
         connection.code = websocket.path_params["code"].upper()
         await websocket.accept()
         sender = asyncio.create_task(_send_forever(websocket, connection))
+        closing: int | None = None
         try:
-            await _receive_forever(websocket, connection, service)
+            closing = await _receive_forever(websocket, connection, service)
         except WebSocketDisconnect:
             pass
         finally:
@@ -234,6 +255,11 @@ def create_app(
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+        if closing is not None:
+            with contextlib.suppress(Exception):  # the client may be gone already
+                for data in connection.outbox.drain():  # e.g. the error that explains the close
+                    await websocket.send_text(data.decode())
+                await websocket.close(code=closing, reason=CLOSE_REASONS[closing])
 
     app = Starlette(
         routes=[
@@ -269,7 +295,11 @@ async def _send_forever(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(data.decode())
 
 
-async def _receive_forever(websocket: WebSocket, connection: Connection, service: RoomService) -> None:
+async def _receive_forever(
+    websocket: WebSocket, connection: Connection, service: RoomService
+) -> int | None:
+    """Hand every message to the service until the client leaves (None) or the connection must
+    be closed (its close code)."""
     hello_by = asyncio.get_running_loop().time() + HELLO_SECONDS
     while True:
         if connection.greeted:
@@ -278,17 +308,15 @@ async def _receive_forever(websocket: WebSocket, connection: Connection, service
             try:
                 message = await asyncio.wait_for(websocket.receive(), hello_by - asyncio.get_running_loop().time())
             except TimeoutError:
-                await websocket.close(code=4408, reason="no hello in time")
-                return
+                return CLOSE_NO_HELLO
         if message["type"] == "websocket.disconnect":
-            raise WebSocketDisconnect(message.get("code", 1000))
+            return None
         data = message.get("text")
         if data is None:
             data = message.get("bytes") or b""
         await service.handle(connection, data)
         if not connection.greeted and connection.code not in service.rooms:
-            await websocket.close(code=4404, reason="no such room")
-            return
+            return CLOSE_NO_ROOM
 
 
 __all__ = ["create_app"]

@@ -38,6 +38,8 @@ class Config:
     max_message_bytes: int = field(default=16_384, metadata={"help": "largest WebSocket message accepted"})
     messages_per_second: float = field(default=10, metadata={"help": "sustained messages per connection"})
     message_burst: int = field(default=40, metadata={"help": "messages per connection allowed in a burst"})
+    chat_messages_per_second: float = field(default=1, metadata={"help": "sustained chat messages per connection"})
+    chat_burst: int = field(default=5, metadata={"help": "chat messages per connection allowed in a burst"})
     max_rooms_per_address: int = field(default=20, metadata={"help": "open rooms one address may create"})
     max_connections_per_address: int = field(
         default=64, metadata={"help": "WebSocket connections one address may hold"}

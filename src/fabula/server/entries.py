@@ -7,9 +7,12 @@ their time (``at``, Unix seconds) so that deadlines can be recomputed, never sto
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+
+#: Phase timers: from ten seconds to an hour.
+Seconds = Annotated[int, msgspec.Meta(ge=10, le=3600)]
 
 
 class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
@@ -21,9 +24,9 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
     #: the decks the game's cards come from, in order
     decks: list[str] = msgspec.field(default_factory=lambda: ["fabula"])
     #: seconds a phase may last before bots move for the seats still awaited; None: no timer
-    clue_seconds: int | None = None
-    play_seconds: int | None = None
-    vote_seconds: int | None = None
+    clue_seconds: Seconds | None = None
+    play_seconds: Seconds | None = None
+    vote_seconds: Seconds | None = None
 
 
 class Entry(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, kw_only=True):

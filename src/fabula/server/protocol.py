@@ -11,7 +11,7 @@ Act(id='m1', action={'type': 'vote', 'slots': [2]})
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -19,10 +19,11 @@ from .entries import RoomSettings
 
 #: Ids are the client's: any short string.
 ID_MAX = 64
+MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX, description="chosen by the client")]
 
 
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
-    id: str
+    id: MessageId
 
 
 class Hello(ClientMessage, tag="hello"):
@@ -44,7 +45,7 @@ class Legal(ClientMessage, tag="legal"):
 class Say(ClientMessage, tag="say"):
     """A chat message to the table, or (``team_only``, mode `teams`) to your teammate."""
 
-    text: str
+    text: Annotated[str, msgspec.Meta(max_length=1000, description="cleaned, then at most 300 characters")]
     team_only: bool = False
 
 
@@ -67,7 +68,7 @@ class SetTeams(ClientMessage, tag="teams"):
 class AddBot(ClientMessage, tag="add_bot"):
     """Host, before the start: a bot takes a free seat."""
 
-    level: str = "random"
+    level: Literal["random"] = "random"
 
 
 class Kick(ClientMessage, tag="kick"):
@@ -165,12 +166,9 @@ class BadMessage(Exception):
 def decode_client(data: bytes | str) -> AnyClientMessage:
     """The message in ``data``, or `BadMessage` saying what is wrong with it (with its id, if any)."""
     try:
-        message = _client_decoder.decode(data)
+        return _client_decoder.decode(data)
     except msgspec.DecodeError as error:
         raise BadMessage("malformed", f"Unreadable message: {error}", _guess_id(data)) from None
-    if not message.id or len(message.id) > ID_MAX:
-        raise BadMessage("bad_id", f"A message id is 1 to {ID_MAX} characters.")
-    return message
 
 
 def _guess_id(data: bytes | str) -> str | None:

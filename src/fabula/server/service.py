@@ -79,8 +79,9 @@ class TokenBucket:
 
 
 class Outbox:
-    """What a connection still has to send. A state snapshot replaces an unsent older one (each
-    is complete), so a slow client gets the newest state, never a growing backlog."""
+    """What a connection still has to send. A state snapshot replaces an unsent older one in its
+    place (each is complete, and a state still comes before the ``ack`` sent after it), so a slow
+    client gets the newest state, never a growing backlog."""
 
     def __init__(self) -> None:
         self._queue: deque[tuple[bool, bytes]] = deque()
@@ -91,9 +92,18 @@ class Outbox:
         if self.closed:
             return
         if is_state:
-            self._queue = deque(item for item in self._queue if not item[0])
+            for index, (queued_is_state, _) in enumerate(self._queue):
+                if queued_is_state:
+                    self._queue[index] = (True, data)
+                    return
         self._queue.append((is_state, data))
         self._ready.set()
+
+    def drain(self) -> list[bytes]:
+        """Everything not sent yet (to flush it before closing)."""
+        pending = [data for _, data in self._queue]
+        self._queue.clear()
+        return pending
 
     async def get(self) -> bytes:
         while not self._queue:
@@ -102,17 +112,13 @@ class Outbox:
         return self._queue.popleft()[1]
 
 
-#: Chat on one connection: a message a second on average, five at once.
-CHAT_RATE, CHAT_BURST = 1.0, 5
-
-
 @dataclass(eq=False)
 class Connection:
     """One WebSocket: a member's seat (``member`` set) or a spectator."""
 
     address: str
     bucket: TokenBucket
-    chat_bucket: TokenBucket = field(default_factory=lambda: TokenBucket(CHAT_RATE, CHAT_BURST))
+    chat_bucket: TokenBucket
     outbox: Outbox = field(default_factory=Outbox)
     code: str | None = None
     member: int | None = None
@@ -262,7 +268,8 @@ class RoomService:
         """A new room with its creator seated as host."""
         created = sum(1 for live in self.rooms.values() if live.created_by == address)
         if created >= self.config.max_rooms_per_address:
-            raise RoomError("too_many_rooms", f"One address may keep at most {created} rooms open.")
+            limit = self.config.max_rooms_per_address
+            raise RoomError("too_many_rooms", f"One address may keep at most {limit} rooms open.")
         now = self.clock()
         name = clean_name(name)
         try:
@@ -352,7 +359,9 @@ class RoomService:
         started = time.perf_counter()
         message_id: str | None = None
         try:
-            if len(data) > self.config.max_message_bytes:
+            limit = self.config.max_message_bytes
+            # a str is measured in UTF-8 bytes (up to 4 per character) unless it is clearly small
+            if len(data) > limit or (isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit):
                 raise p.BadMessage("too_large", f"A message has at most {self.config.max_message_bytes} bytes.")
             if not connection.bucket.take():
                 raise p.BadMessage("rate_limited", "Too many messages; slow down.")
@@ -496,6 +505,7 @@ class RoomService:
             member = found.id
         connection.member, connection.greeted = member, True
         returning = member is not None and not any(c.member == member for c in live.connections)
+        returning = returning or (member is not None and room.members[member].away)
         live.connections.add(connection)
         if member is not None:
             live.gone_since.pop(member, None)
