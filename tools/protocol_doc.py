@@ -877,9 +877,9 @@ def overview() -> str:
   messages, joins over HTTP, the moves bots make, hosting passing on by itself, and a member's
   first connection opening or last one closing (`members[].connected`). On the connection that
   made the change, the `state` comes before the `ack`. A client renders the newest state and never
-  has to merge anything. A connection that reads slowly may skip states (an unsent state is replaced by the
-  newer one, which then queues behind anything sent meanwhile — so the state showing a change can
-  come after its `ack`). `room.seq` counts the log's entries: after `ack` with `seq` *n*, the
+  has to merge anything. A connection that reads slowly may skip states: an unsent state is
+  replaced, in its place in the queue, by the newer one, so a state showing a change still comes
+  before the change's `ack`. `room.seq` counts the log's entries: after `ack` with `seq` *n*, the
   states have `room.seq` > *n*.
 - **Chat** (`say`) is not in the state: each connection that may read the line gets a `chat`
   message, and `welcome` brings the last {room_module.CHAT_KEPT} lines.
