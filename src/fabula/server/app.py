@@ -31,9 +31,12 @@ from urllib.parse import urlsplit
 import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fabula.cards.files import CardFiles
@@ -206,9 +209,21 @@ def create_app(
     async def metrics_page(request: Request) -> Response:
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
+    page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
+
     async def index(request: Request) -> Response:
-        page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
-        return HTMLResponse(page)
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    async def room_cards(request: Request) -> Response:
+        """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
+        try:
+            room = service.live(request.path_params["code"]).room
+            found = library.cards(room.settings.decks)
+        except RulesError as error:
+            return refused(error)
+        except DeckError as error:
+            return error_response(404, "bad_decks", error.message)
+        return JSONResponse({"cards": [{"id": card.id, "description": card.description} for card in found]})
 
     def origin_allowed(websocket: WebSocket) -> bool:
         """A browser always sends Origin: it must be this server (or one configured); a client
@@ -265,11 +280,18 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/join/{code}", index),
+            Route("/room/{code}", index),
+            Route("/room/{code}/board", index),
+            Route("/rules", index),
+            Mount(
+                "/static", StaticFiles(directory=str(resources.files("fabula.web").joinpath("static"))), name="static"
+            ),
             Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_summary),
             Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/qr.{kind:str}", room_qr),
             Route("/api/rooms/{code}/log", room_log),
+            Route("/api/rooms/{code}/cards", room_cards),
             Route("/api/modes", modes),
             Route("/api/decks", decks),
             Route("/cards/{card}.{kind}", card_file),
@@ -278,6 +300,7 @@ def create_app(
             WebSocketRoute("/ws/{code}", play_socket),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(GZipMiddleware, minimum_size=1024)],
     )
     app.state.service = service
     app.state.config = config
@@ -295,9 +318,7 @@ async def _send_forever(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(data.decode())
 
 
-async def _receive_forever(
-    websocket: WebSocket, connection: Connection, service: RoomService
-) -> int | None:
+async def _receive_forever(websocket: WebSocket, connection: Connection, service: RoomService) -> int | None:
     """Hand every message to the service until the client leaves (None) or the connection must
     be closed (its close code)."""
     hello_by = asyncio.get_running_loop().time() + HELLO_SECONDS

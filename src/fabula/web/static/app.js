@@ -1,0 +1,84 @@
+// Fabula's browser client: one page, a screen per URL.
+//   /                    home: create a room or join one by code
+//   /join/CODE           name and rabbit for a room
+//   /room/CODE           your seat: lobby, table, game over (?watch=1: as a spectator)
+//   /room/CODE/board     the read-only board for a TV
+//   /rules               the rules
+import { h, show } from "./dom.js";
+import { LANGUAGES, language, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { homeScreen, joinScreen } from "./screens/start.js";
+import { roomScreen } from "./screens/room.js";
+import { boardScreen } from "./screens/board.js";
+import { rulesScreen } from "./screens/rules.js";
+
+const root = document.getElementById("app");
+let leave = null; // what the current screen does when it is left (close its WebSocket)
+
+export function go(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+function header(extra) {
+  const select = h(
+    "select.language",
+    {
+      "aria-label": t("app.language"),
+      onchange: async (event) => {
+        await setLanguage(event.target.value, true);
+        route();
+      },
+    },
+    LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language }, l.name)),
+  );
+  return h(
+    "header.top",
+    {},
+    h("a.brand", { href: "/", onclick: link("/") }, "Fabula"),
+    h("div.top-extra", {}, extra || []),
+    h("a.rules-link", { href: "/rules", onclick: link("/rules") }, t("app.rules")),
+    select,
+  );
+}
+
+export function link(path) {
+  return (event) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    go(path);
+  };
+}
+
+// What each screen gets: where to draw, how to draw the header, how to navigate.
+const context = {
+  render(body, { headerExtra = null, wide = false, board = false } = {}) {
+    document.body.classList.toggle("board-mode", board);
+    show(root, board ? null : header(headerExtra), h("main", { class: wide ? "wide" : "narrow" }, body));
+  },
+  go,
+  link,
+};
+
+function route() {
+  leave?.();
+  leave = null;
+  const path = location.pathname;
+  let match;
+  if ((match = path.match(/^\/room\/([A-Za-z0-9]+)\/board\/?$/))) {
+    leave = boardScreen(context, match[1].toUpperCase());
+  } else if ((match = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/))) {
+    const watch = new URLSearchParams(location.search).has("watch");
+    leave = roomScreen(context, match[1].toUpperCase(), watch);
+  } else if ((match = path.match(/^\/join\/([A-Za-z0-9]+)\/?$/))) {
+    joinScreen(context, match[1].toUpperCase());
+  } else if (path.startsWith("/rules")) {
+    rulesScreen(context);
+  } else {
+    homeScreen(context);
+  }
+}
+
+window.addEventListener("popstate", route);
+await setLanguage(preferredLanguage());
+route();

@@ -1,0 +1,47 @@
+// A tiny DOM builder. Strings become text nodes, never markup: player text is always data.
+
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const element = document.createElement(name || "div");
+  if (classes.length) element.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) element.addEventListener(key.slice(2).toLowerCase(), value);
+    else if (key === "class") element.className += ` ${value}`;
+    else if (key === "style" && typeof value === "object") Object.assign(element.style, value);
+    else if (key in element && typeof value !== "string") element[key] = value;
+    else element.setAttribute(key, value === true ? "" : value);
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// Replace what `root` shows, keeping the focused field (and what was typed in it) across the
+// re-render that every new state causes.
+export function show(root, ...children) {
+  const active = document.activeElement;
+  const key = active?.dataset?.keep;
+  const selection = key && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+  root.replaceChildren();
+  append(root, children);
+  if (key) {
+    const again = root.querySelector(`[data-keep="${CSS.escape(key)}"]`);
+    if (again) {
+      again.focus({ preventScroll: true });
+      if (selection && "setSelectionRange" in again) {
+        try {
+          again.setSelectionRange(...selection);
+        } catch {
+          /* not a text field */
+        }
+      }
+    }
+  }
+}

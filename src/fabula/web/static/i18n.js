@@ -1,0 +1,44 @@
+// Every visible string goes through t(key): English, 繁體中文 (Taiwan edition's words) and
+// 简体中文. The language comes from the browser unless the player picked one.
+
+export const LANGUAGES = [
+  { code: "en", name: "English" },
+  { code: "zh-Hant", name: "繁體中文" },
+  { code: "zh-Hans", name: "简体中文" },
+];
+const CHOSEN = "fabula.language";
+let strings = {};
+let fallback = {};
+export let language = "en";
+
+export function preferredLanguage() {
+  const chosen = localStorage.getItem(CHOSEN);
+  if (LANGUAGES.some((l) => l.code === chosen)) return chosen;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith("zh")) {
+      return /hant|tw|hk|mo/.test(lower) ? "zh-Hant" : "zh-Hans";
+    }
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+async function load(code) {
+  const response = await fetch(`/static/i18n/${code}.json`);
+  return response.json();
+}
+
+export async function setLanguage(code, remember = false) {
+  if (remember) localStorage.setItem(CHOSEN, code);
+  if (!Object.keys(fallback).length) fallback = await load("en");
+  strings = code === "en" ? fallback : await load(code);
+  language = code;
+  document.documentElement.lang = code;
+}
+
+// t("vote.pick", {clue: "Freedom"}) → the string with {clue} filled in (as text, never markup)
+export function t(key, params = {}) {
+  const template = strings[key] ?? fallback[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}

@@ -1,0 +1,153 @@
+// Talking to the Fabula server: JSON over HTTP for rooms and seats, one WebSocket for play.
+// The WebSocket reconnects by itself; a message not yet answered is sent again with the same id
+// after a reconnect (the server makes a message with a known id only once).
+
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError("offline", "");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = data.error || {};
+    throw new ApiError(error.code || `http_${response.status}`, error.message || "");
+  }
+  return data;
+}
+
+// Seat tokens live in this browser only: they are what takes a seat back after a reload.
+const SEATS = "fabula.seats";
+
+export function savedSeat(code) {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS) || "{}")[code] || null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(code, seat) {
+  let all = {};
+  try {
+    all = JSON.parse(localStorage.getItem(SEATS) || "{}");
+  } catch {
+    all = {};
+  }
+  if (seat === null) delete all[code];
+  else all[code] = seat;
+  localStorage.setItem(SEATS, JSON.stringify(all));
+}
+
+export class Table {
+  // events: onState(room), onChat(line, isHistory), onStatus("connecting" | "online" | "offline"),
+  // onFatal(code, message) for a connection that cannot work (unknown room, bad token)
+  constructor(code, token, events) {
+    this.code = code;
+    this.token = token;
+    this.events = events;
+    this.pending = new Map(); // id → {message, resolve}
+    this.counter = 0;
+    this.socket = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.room = null;
+    this.ready = false; // the server has answered hello: other messages may go
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}`);
+    this.socket = socket;
+    this.ready = false;
+    this.events.onStatus?.("connecting");
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", id: this.nextId(), token: this.token }));
+    });
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.ready = false;
+      if (this.closed) return;
+      if (event.code === 4404 || event.code === 4403) {
+        this.events.onFatal?.(event.code === 4404 ? "no_room" : "bad_origin", event.reason);
+        return;
+      }
+      this.events.onStatus?.("offline");
+      const wait = Math.min(10000, 500 * 2 ** this.attempt++);
+      setTimeout(() => this.closed || this.open(), wait);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    this.socket?.close();
+  }
+
+  nextId() {
+    this.counter += 1;
+    return `${Date.now().toString(36)}-${this.counter}`;
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        this.attempt = 0;
+        this.ready = true;
+        this.member = message.member;
+        this.events.onStatus?.("online");
+        this.events.onChat?.(message.chat, true);
+        for (const { message: unanswered } of this.pending.values()) {
+          this.socket.send(JSON.stringify(unanswered)); // same id: made at most once
+        }
+        break;
+      case "state":
+        this.room = message.room;
+        this.events.onState?.(message.room);
+        break;
+      case "chat":
+        this.events.onChat?.([message], false);
+        break;
+      case "error":
+        if (message.code === "bad_token" || message.code === "no_room") {
+          this.closed = true;
+          this.events.onFatal?.(message.code, message.message);
+        }
+        this.answer(message);
+        break;
+      default:
+        this.answer(message);
+    }
+  }
+
+  answer(message) {
+    const waiting = message.id && this.pending.get(message.id);
+    if (waiting) {
+      this.pending.delete(message.id);
+      waiting.resolve(message);
+    }
+  }
+
+  // Send a message; resolves with the server's answer (ack, error, legal, pong).
+  send(type, fields = {}) {
+    const message = { type, id: this.nextId(), ...fields };
+    return new Promise((resolve) => {
+      this.pending.set(message.id, { message, resolve });
+      if (this.ready && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    });
+  }
+}
