@@ -45,6 +45,21 @@ def set_up() -> None:
     STAMP.write_text(wanted)
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's chromium; install it when it is missing."""
+    if CHROMIUM.exists():
+        return
+    apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print("Installing Debian's chromium for the browser tests …", flush=True)
+    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium"]):
+        if subprocess.run(command, cwd=ROOT, env=env, check=False).returncode:
+            sys.exit(f"Could not install chromium ({' '.join(command)}); install it and run again.")
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "start"
     extra = sys.argv[2:]
@@ -52,6 +67,7 @@ def main() -> None:
     if command == "start":
         run(BIN / "fabula", "serve", *extra)
     elif command == "test":
+        ensure_chromium()
         run(BIN / "ruff", "check", ".")
         run(BIN / "ruff", "format", "--check", ".")
         run(BIN / "mypy")
