@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
 import { Table } from "../net.js";
-import { cardImage, describeCards } from "./parts.js";
+import { cardImage, describeCards, errorText } from "./parts.js";
 
 export function boardScreen(ctx, code) {
   let room = null;
@@ -68,7 +68,11 @@ export function boardScreen(ctx, code) {
       "div.board-centre",
       {},
       h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
-      game.clue ? h("p.board-clue", {}, "“", game.clue, "”") : showReveal ? h("p.board-clue.past", {}, "“", last.clue, "”") : null,
+      game.clue
+        ? h("p.board-clue", {}, t("table.quoted_clue", { clue: game.clue }))
+        : showReveal
+          ? h("p.board-clue.past", {}, t("table.quoted_clue", { clue: last.clue }))
+          : null,
       h("p.board-line", {}, showReveal ? t("board.last_round", { name: nameOf(last.storyteller) }) : line),
       h(
         "ol.board-cards",
@@ -103,7 +107,7 @@ export function boardScreen(ctx, code) {
 
   function draw() {
     if (fatal) {
-      ctx.render(h("p.board-notice", {}, t(`error.${fatal}`)), { board: true });
+      ctx.render(h("p.board-notice", {}, errorText(fatal)), { board: true });
       return;
     }
     if (!room) {

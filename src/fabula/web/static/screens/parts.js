@@ -6,6 +6,14 @@ import { api } from "../net.js";
 
 const descriptions = new Map();
 
+// A server error code in the player's language; the server's own (English) message, or a
+// generic one, for a code the client has no words for.
+export function errorText(code, message = "") {
+  const key = `error.${code}`;
+  const known = t(key);
+  return known !== key ? known : message || t("error.unknown");
+}
+
 // Card descriptions become the pictures' alt text (the original deck has them; imported decks
 // may have captions).
 export async function describeCards(code) {

@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { cardImage, cardViewer, describeCards, scoreTrack } from "./parts.js";
+import { cardImage, cardViewer, describeCards, errorText, scoreTrack } from "./parts.js";
 
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
@@ -140,8 +140,7 @@ export function roomScreen(ctx, code, watch) {
     const reply = await table.send(type, fields);
     ui.sending = false;
     if (reply.type === "error") {
-      const key = `error.${reply.code}`;
-      ui.message = t(key) !== key ? t(key) : reply.message;
+      ui.message = errorText(reply.code, reply.message);
     } else {
       ui.message = "";
     }
@@ -161,7 +160,7 @@ export function roomScreen(ctx, code, watch) {
         h(
           "section.card-panel",
           {},
-          h("h2", {}, t(`error.${ui.fatal}`)),
+          h("h2", {}, errorText(ui.fatal)),
           h("p", {}, ui.message),
           h("a.button.primary", { href: "/", onclick: ctx.link("/") }, t("app.home")),
         ),
@@ -302,7 +301,7 @@ export function roomScreen(ctx, code, watch) {
   function statusLine(room, game) {
     const mine = me();
     const teller = nameOf(game.storyteller);
-    const waitingFor = game.awaiting.filter((s) => s !== mine).map(nameOf).join(", ");
+    const waitingFor = game.awaiting.filter((s) => s !== mine).map(nameOf).join(t("app.list_separator"));
     const clue = game.clue ?? "";
     if (game.phase === "clue") {
       if (mine === game.storyteller) {
@@ -337,7 +336,7 @@ export function roomScreen(ctx, code, watch) {
       h("span.teller", {}, rabbit(bySeat(game.storyteller)?.colour, nameOf(game.storyteller), { size: 22 }), t("table.storyteller", { name: nameOf(game.storyteller) })),
       deadline,
     );
-    const clue = game.clue ? h("p.clue", { "aria-label": t("table.clue_label") }, "“", game.clue, "”") : null;
+    const clue = game.clue ? h("p.clue", { "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
     const line = h("p.status-line", { role: "status", "aria-live": "polite" }, statusLine(room, game));
     return h(
       "section.table-screen",
@@ -596,7 +595,7 @@ export function roomScreen(ctx, code, watch) {
       h(
         "div.reveal",
         {},
-        h("h2", {}, t("reveal.title_round", { round: last.round }), " — “", last.clue, "”"),
+        h("h2", {}, t("reveal.title_round", { round: last.round }), " — ", t("table.quoted_clue", { clue: last.clue })),
         h("p", {}, last.storyteller_scored ? t("reveal.scored", { name: nameOf(last.storyteller) }) : t("reveal.not_scored", { name: nameOf(last.storyteller) })),
         h(
           "ol.reveal-cards",
@@ -647,7 +646,7 @@ export function roomScreen(ctx, code, watch) {
         h("span.score", {}, score),
       );
     });
-    const winners = outcome.winners.map(nameOf).join(", ");
+    const winners = outcome.winners.map(nameOf).join(t("app.list_separator"));
     return h(
       "section.game-over",
       {},

@@ -3,14 +3,14 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
 import { api, saveSeat, savedSeat } from "../net.js";
+import { errorText as codeText } from "./parts.js";
 
 const MODES = ["odyssey", "party", "teams", "classic"];
-const SEATS = { odyssey: "3–12", party: "6–12", teams: "6, 8, 10, 12", classic: "3–6" };
+const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
+const seatsOf = (mode) => SEATS[mode] ?? [6, 8, 10, 12].join(t("app.list_separator"));
 
 function errorText(error) {
-  const key = `error.${error.code}`;
-  const known = t(key);
-  return known !== key ? known : error.message || t("error.unknown");
+  return codeText(error.code, error.message);
 }
 
 function colourPicker(name, colours, chosen, onPick) {
@@ -104,7 +104,7 @@ export function homeScreen(ctx) {
             },
           }),
           h("span.mode-name", {}, t(`mode.${mode}`)),
-          h("span.mode-seats", {}, t("mode.players", { count: SEATS[mode] })),
+          h("span.mode-seats", {}, t("mode.players", { count: seatsOf(mode) })),
           h("span.mode-summary", {}, t(`mode.${mode}.summary`)),
         ),
       ),
