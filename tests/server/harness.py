@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import secrets
 import socket
 import threading
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ class LiveServer:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.app = create_app(config)
-        listener = socket.socket()
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # Nagle off
         listener.bind(("127.0.0.1", 0))
         self.port = listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
@@ -89,7 +90,9 @@ class Client:
         self.raw: list[str] = []
         self.room: dict[str, Any] | None = None
         self.socket: ClientConnection | None = None
-        self._ids = (f"m{n}" for n in itertools.count())
+        # ids unique across Client objects: a reconnecting client must not reuse an earlier one's
+        prefix = secrets.token_hex(3)
+        self._ids = (f"{prefix}-m{n}" for n in itertools.count())
         self._reader: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
 

@@ -15,7 +15,7 @@ actions give the same game, which is how a server stores a room (`Game.replay`).
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from itertools import combinations
@@ -61,7 +61,20 @@ def numbered_deck(size: int = 84) -> tuple[str, ...]:
 
 _DEFAULT_DECK = numbered_deck()
 #: C0 and C1 control characters (line breaks, tabs, escapes…)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# Zero-width (non-)joiners are part of emoji and of some scripts; every other invisible format
+# character (bidi overrides, zero-width space, byte-order mark) could make a clue read differently
+# for different players.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _unprintable(text: str) -> bool:
+    """True if ``text`` holds a control character, a lone surrogate, a line or paragraph
+    separator, or an invisible format character other than the joiners."""
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cs", "Zl", "Zp") or (kind == "Cf" and ch not in _JOINERS):
+            return True
+    return False
 
 
 def clean_clue(clue: object) -> str:
@@ -75,7 +88,7 @@ def clean_clue(clue: object) -> str:
         raise IllegalAction("clue_empty", "The clue is empty.")
     if len(text) > CLUE_MAX:
         raise IllegalAction("clue_too_long", f"A clue has at most {CLUE_MAX} characters; this one has {len(text)}.")
-    if _CONTROL.search(text):
+    if _unprintable(text):
         raise IllegalAction("clue_invalid", "A clue is one line of text without control characters.")
     return text
 

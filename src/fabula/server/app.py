@@ -70,8 +70,16 @@ CLOSE_REASONS = {
 }
 
 
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: an error may quote what the client sent,
+    lone surrogates included, and must still be sendable."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return AsciiJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -102,8 +110,8 @@ def create_app(
             raise RulesError("too_large", f"A request body has at most {BODY_MAX} bytes.")
         try:
             found = json.loads(body or b"{}")
-        except ValueError:
-            raise RulesError("malformed", "The request body is not JSON.") from None
+        except (ValueError, RecursionError):
+            raise RulesError("malformed", "The request body is not JSON (or is nested too deeply).") from None
         if not isinstance(found, dict):
             raise RulesError("malformed", "The request body is a JSON object.")
         return found
@@ -270,11 +278,11 @@ def create_app(
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
-        if closing is not None:
             with contextlib.suppress(Exception):  # the client may be gone already
                 for data in connection.outbox.drain():  # e.g. the error that explains the close
                     await websocket.send_text(data.decode())
-                await websocket.close(code=closing, reason=CLOSE_REASONS[closing])
+                if closing is not None:
+                    await websocket.close(code=closing, reason=CLOSE_REASONS[closing])
 
     app = Starlette(
         routes=[

@@ -11,6 +11,7 @@ Act(id='m1', action={'type': 'vote', 'slots': [2]})
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -169,13 +170,16 @@ def decode_client(data: bytes | str) -> AnyClientMessage:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as error:
         raise BadMessage("malformed", f"Unreadable message: {error}", _guess_id(data)) from None
+    except RecursionError:
+        raise BadMessage("malformed", "Unreadable message: nested too deeply.") from None
 
 
 def _guess_id(data: bytes | str) -> str | None:
     """The id of a message that failed to decode, so the error can still name it."""
     try:
-        found = msgspec.json.decode(data)
-    except msgspec.DecodeError:
+        # the standard library reads what msgspec refuses (1e400, lone surrogate escapes)
+        found = json.loads(data)
+    except (ValueError, RecursionError):
         return None
     if isinstance(found, dict):
         message_id = found.get("id")

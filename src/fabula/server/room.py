@@ -19,6 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from fabula.cards.library import NAME_PATTERN
 from fabula.rules import MODES, Game, Options, Phase, Ruleset, action_from_json
 from fabula.rules.errors import RulesError
 
@@ -58,6 +59,7 @@ TIMER_RANGE = (10, 3600)
 BOT_LEVELS = ("random",)
 
 Status = Literal["lobby", "playing", "over"]
+_JOINERS = frozenset("\u200c\u200d")
 
 
 class RoomError(RulesError):
@@ -73,8 +75,13 @@ def clean_text(text: object, *, limit: int, what: str) -> str:
     """
     if not isinstance(text, str):
         raise RoomError("malformed", f"The {what} must be text.")
-    # Cc: control characters; Cf: invisible format characters (bidi overrides, zero-width joiners)
-    kept = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch) not in {"Cc", "Cf"})
+    # Cc: control characters; Cf: invisible format characters (bidi overrides, zero-width space)
+    # except the joiners that emoji and some scripts need; Cs: lone surrogates (unencodable)
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch in _JOINERS or unicodedata.category(ch) not in {"Cc", "Cf", "Cs"}
+    )
     cleaned = " ".join(kept.split())
     if not cleaned:
         raise RoomError(f"{what}_empty", f"The {what} is empty.")
@@ -97,6 +104,9 @@ def check_settings(settings: RoomSettings, members: int) -> None:
     Options.resolve(settings.mode, min(max(members, low), high), settings.options)
     if not settings.decks or len(settings.decks) > 8:
         raise RoomError("bad_decks", "Choose between one and eight decks.")
+    for name in settings.decks:
+        if not NAME_PATTERN.match(name):
+            raise RoomError("bad_decks", f"{name!r} is not a deck name (lower-case letters, digits and dashes).")
     for name, seconds in (
         ("clue", settings.clue_seconds),
         ("play", settings.play_seconds),
@@ -376,7 +386,10 @@ class Room:
         if payload.setdefault("seat", seat) != seat:
             raise RoomError("not_your_seat", "You can only move for your own seat.")
         before = (game.round, game.phase)
-        game.apply(action_from_json(payload))
+        action = action_from_json(payload)
+        game.apply(action)
+        # the log keeps the move as the engine read it, not whatever else the client sent along
+        entry.action = action.to_json()
         if (game.round, game.phase) != before:
             self.phase_since = entry.at
 

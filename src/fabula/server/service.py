@@ -288,9 +288,14 @@ class RoomService:
             raise RoomError("no_code", "No free room code was found; try again.")
         live = LiveRoom(Room(code), created_by=address, idle_since=now)
         self.rooms[code] = live
+        try:
+            await self.commit(live, Created(at=now, settings=settings))
+            await self.commit(live, Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token)))
+        except BaseException:  # a room without its host is not a room: forget it entirely
+            del self.rooms[code]
+            await self.store.delete_room(code)
+            raise
         self._start_scheduler(live)
-        await self.commit(live, Created(at=now, settings=settings))
-        await self.commit(live, Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token)))
         live.gone_since[0] = now
         self.metrics.rooms.set(len(self.rooms))
         log.info("room created", extra={"room": code, "mode": settings.mode, "address": address})
@@ -372,6 +377,9 @@ class RoomService:
             self._refuse(connection, refused.message_id or message_id, refused.code, refused.message)
         except RulesError as refused:
             self._refuse(connection, message_id, refused.code, refused.message)
+        except Exception:  # a bug of ours: answer, log it, and keep the connection and the room
+            log.exception("message failed", extra={"room": connection.code, "member": connection.member})
+            self._refuse(connection, message_id, "internal", "The server failed on that message; it was not applied.")
         else:
             if isinstance(message, p.Act):
                 self.metrics.actions.inc()

