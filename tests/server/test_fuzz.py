@@ -210,7 +210,7 @@ def room_record(room: Any) -> dict[str, Any]:
         "games_started": room.games_started,
         "phase_since": room.phase_since,
         "game": None if room.game is None else room.game.to_json(),
-        "chat": [[said.member, said.text, said.team_only] for said in room.chat],
+        "chat": [[said.member, said.text, said.team_only] for said, _ in room.chat],
         "client_ids": {json.dumps([member, cid]): seq for (member, cid), seq in room.client_ids.items()},
         "views": {
             str(member): {k: v for k, v in room.snapshot(member).items() if k != "seq"}

@@ -146,7 +146,7 @@ def test_team_chat_is_for_mode_teams_and_chat_is_cleaned() -> None:
     assert refused(room, Said(at=2.0, member=0, text="psst", team_only=True)) == "not_teams"
     assert refused(room, Said(at=2.0, member=0, text="x" * 301)) == "message_too_long"
     room.apply(Said(at=2.0, member=0, text=" hello\x07 there "))
-    assert room.chat[-1].text == "hello there"
+    assert room.chat[-1][0].text == "hello there"
 
 
 def test_a_room_rebuilt_from_its_encoded_log_is_the_same_room() -> None:

@@ -147,7 +147,9 @@ class Room:
         self.last_at = 0.0
         #: when the current phase of the game began (deadlines are counted from it)
         self.phase_since = 0.0
-        self.chat: deque[Said] = deque(maxlen=CHAT_KEPT)
+        #: the recent chat, each line with who may read it (None: everyone) — fixed when it was
+        #: said, so that re-pairing the teams later shows no one a line meant for someone else
+        self.chat: deque[tuple[Said, frozenset[int] | None]] = deque(maxlen=CHAT_KEPT)
         #: the entries made by each client message id, to answer a re-sent message
         self.client_ids: dict[tuple[int | None, str], int] = {}
         self._next_member = 0
@@ -400,7 +402,7 @@ class Room:
         if entry.team_only and self.settings.mode != "teams":
             raise RoomError("not_teams", "Team chat is only for mode 'teams'.")
         entry.text = text
-        self.chat.append(entry)
+        self.chat.append((entry, frozenset(self.teammate_members(entry.member)) if entry.team_only else None))
 
     # ------------------------------------------------------------------ rules for the host
 

@@ -239,7 +239,7 @@ class RoomService:
         room = live.room
         if isinstance(entry, Said):
             line = p.ChatLine(entry.member, room.members[entry.member].name, entry.text, entry.team_only, entry.at)
-            readers = room.teammate_members(entry.member) if entry.team_only else None
+            readers = room.chat[-1][1]
             for connection in live.connections:
                 if readers is None or connection.member in readers:
                     connection.send(line)
@@ -529,8 +529,8 @@ class RoomService:
                 said.team_only,
                 said.at,
             )
-            for said in room.chat
-            if not said.team_only or (member is not None and member in room.teammate_members(said.member))
+            for said, readers in room.chat
+            if readers is None or member in readers
         ]
         connection.send(p.Welcome(message.id, member, chat))
         if returning:
