@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import json
 import random
+import secrets
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -76,20 +77,28 @@ async def play(
     if token is None:
         token = (await join(server, code, name, colour))["token"]
     player = bot or RandomBot(random.Random(seed))
-    ids = (f"b{n}" for n in itertools.count())
-    for attempt in range(reconnects + 1):
+    # ids unique to this run: a bot started again with the same token must not reuse one (the
+    # server would take it for a resend and not make the move)
+    prefix = secrets.token_hex(4)
+    ids = (f"{prefix}-{n}" for n in itertools.count())
+    failures = 0  # connections in a row that never got a welcome
+    while failures <= reconnects:
+        welcomed: list[bool] = []
         try:
             async with websockets.connect(websocket_url(server, code), max_size=1 << 22) as socket:
-                result = await _play_connected(socket, token, player, ids)
+                result = await _play_connected(socket, token, player, ids, welcomed)
                 if result is not None:
                     return result
-        except (OSError, websockets.ConnectionClosed):
-            pass
-        await asyncio.sleep(min(5.0, 0.2 * 2**attempt))
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            pass  # the server went away (a restart, a crash, the network): try again
+        failures = 0 if welcomed else failures + 1
+        await asyncio.sleep(min(5.0, 0.2 * 2**failures))
     raise BotClientError(f"lost the connection to {server} and could not get it back")
 
 
-async def _play_connected(socket: Any, token: str, player: Bot, ids: Any) -> dict[str, Any] | None:
+async def _play_connected(
+    socket: Any, token: str, player: Bot, ids: Any, welcomed: list[bool]
+) -> dict[str, Any] | None:
     await socket.send(json.dumps({"type": "hello", "id": next(ids), "token": token}))
     room: dict[str, Any] | None = None
     asking = False  # a 'legal' request or a move is on its way: don't send another
@@ -108,6 +117,8 @@ async def _play_connected(socket: Any, token: str, player: Bot, ids: Any) -> dic
         kind = message["type"]
         if kind == "error" and message["code"] in ("bad_token", "no_room"):
             raise BotClientError(f"{message['code']}: {message['message']}")
+        if kind == "welcome":
+            welcomed.append(True)
         if kind == "state":
             room = message["room"]
             if room["status"] == "over" and room["game"] is not None:

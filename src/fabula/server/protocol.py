@@ -169,12 +169,12 @@ def decode_client(data: bytes | str) -> AnyClientMessage:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as error:
-        raise BadMessage("malformed", f"Unreadable message: {error}", _guess_id(data)) from None
+        raise BadMessage("malformed", f"Unreadable message: {error}", guess_id(data)) from None
     except RecursionError:
         raise BadMessage("malformed", "Unreadable message: nested too deeply.") from None
 
 
-def _guess_id(data: bytes | str) -> str | None:
+def guess_id(data: bytes | str) -> str | None:
     """The id of a message that failed to decode, so the error can still name it."""
     try:
         # the standard library reads what msgspec refuses (1e400, lone surrogate escapes)

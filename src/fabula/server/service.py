@@ -369,7 +369,7 @@ class RoomService:
             if len(data) > limit or (isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit):
                 raise p.BadMessage("too_large", f"A message has at most {self.config.max_message_bytes} bytes.")
             if not connection.bucket.take():
-                raise p.BadMessage("rate_limited", "Too many messages; slow down.")
+                raise p.BadMessage("rate_limited", "Too many messages; slow down.", p.guess_id(data))
             message = p.decode_client(data)
             message_id = message.id
             await self._dispatch(connection, message)
