@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from PIL import Image
 
 from fabula.cli import build_parser
 from fabula.server.config import Config, add_arguments, from_arguments
+from fabula.server.entries import Acted, decode
 from fabula.server.service import CODE_ALPHABET
 
 from .harness import Client, LiveServer, create_room, live_server
@@ -144,3 +146,41 @@ def test_every_setting_is_an_option_and_an_environment_variable(tmp_path: Path) 
     for name in Config.__dataclass_fields__:
         assert f"--{name.replace('_', '-')}" in serve_help
         assert f"FABULA_{name.upper()}" in serve_help
+
+
+@pytest.mark.anyio
+async def test_a_phase_deadline_survives_a_restart(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data") as server:
+        seat = await create_room(
+            server.url,
+            mode="odyssey",
+            options={"storyteller_cycles": 1},
+            clue_seconds=60,
+            play_seconds=60,
+            vote_seconds=60,
+        )
+        host = Client(server.url, seat["code"], seat["token"])
+        await host.connect()
+        for _ in range(2):
+            await host.request({"type": "add_bot"})
+        await host.request({"type": "start"})
+        room = await host.wait_state(lambda r: r["status"] == "playing")
+        host_seat = room["you"]["seat"]
+        # let the bots move until the host is awaited (it never moves itself)
+        room = await host.wait_state(lambda r: r["game"] is not None and host_seat in r["game"]["awaiting"])
+        deadline = room["deadline"]
+        assert deadline is not None
+        await host.close()
+    with live_server(tmp_path / "data", disconnect_grace_seconds=3600) as again:
+        watcher = Client(again.url, seat["code"], None)
+        await watcher.connect()
+        assert watcher.room is not None
+        assert watcher.room["deadline"] == deadline, "the same absolute deadline after the restart"
+        assert host_seat in watcher.room["game"]["awaiting"]
+        seen = len(watcher.received)
+        again.shift_clock(deadline - time.time() + 1)
+        before = watcher.room["seq"]
+        await watcher.wait_for(lambda m: m["type"] == "state" and m["room"]["seq"] > before, start=seen)
+        stored = asyncio.run_coroutine_threadsafe(again.service.store.load(seat["code"]), again.loop)
+        entries = [decode(e.data) for e in await asyncio.wrap_future(stored)]
+        assert any(isinstance(e, Acted) and e.member == 0 and e.auto for e in entries), "a bot moved for the host"
