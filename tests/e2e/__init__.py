@@ -1,0 +1,1 @@
+"""Browser tests: real Chromium pages (Playwright, sync API) against a live server."""

@@ -1,0 +1,100 @@
+"""A live server (one per test process) and Chromium (one per test module) for the browser tests.
+
+The tests need Chromium at /usr/bin/chromium (Debian's package; another path with
+FABULA_CHROMIUM). Without it they are skipped, except on CI (CI=true), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, sync_playwright
+
+from ..server.harness import LiveServer, live_server
+from .ui import watch_sockets
+
+CHROMIUM = Path(os.environ.get("FABULA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for every browser test of this process; each test makes its own rooms."""
+    data = tmp_path_factory.mktemp("e2e") / "data"
+    with live_server(
+        data,
+        bot_delay_seconds=0.05,
+        max_rooms_per_address=10_000,
+        max_connections_per_address=10_000,
+    ) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium for one test module. Not for the whole session: while Playwright's sync API is
+    running, its event loop counts as running in this thread, and the async tests that share the
+    process (pytest -n) could not start theirs."""
+    if not CHROMIUM.exists():
+        reason = f"the browser tests need Chromium at {CHROMIUM} (apt install chromium, or set FABULA_CHROMIUM)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Players:
+    """Browser pages for one test, each in its own context (its own localStorage: its own seat).
+    Any uncaught script error on a page fails the test."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.browser, self.base = browser, base
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+
+    def open(self, width: int = DESKTOP["width"], height: int = DESKTOP["height"], *, mobile: bool = False) -> Page:
+        """A page of ``width`` × ``height`` CSS pixels (``mobile``: a phone's, with touch)."""
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height},
+            base_url=self.base,
+            is_mobile=mobile,
+            has_touch=mobile,
+            locale="en-US",  # the tests read English labels, whatever the machine's language
+        )
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        watch_sockets(page)
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+
+        def dialog_opened(dialog: Dialog) -> None:
+            self.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", dialog_opened)
+        return page
+
+    def phone(self) -> Page:
+        return self.open(PHONE["width"], PHONE["height"], mobile=True)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def players(browser: Browser, server: LiveServer) -> Iterator[Players]:
+    opened = Players(browser, server.url)
+    yield opened
+    opened.close()
+    assert not opened.errors, f"script errors in the page: {opened.errors}"
+    assert not opened.dialogs, f"the page opened dialogs: {opened.dialogs}"

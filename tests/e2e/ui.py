@@ -1,0 +1,227 @@
+"""Driving Fabula's browser client: rooms and seats, and one move at a time as a player would
+make it (pick cards, type a clue, press the button), with waits on what the page shows."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import httpx
+from playwright.sync_api import Locator, Page, WebSocket, expect
+
+#: ``document.title`` starts with this while the seat is awaited (see room.js).
+YOUR_MOVE = "●"
+
+
+def create_room_in_ui(
+    page: Page,
+    base: str,
+    name: str,
+    *,
+    mode: str = "odyssey",
+    cycles: int | None = None,
+    target: int | None = None,
+) -> str:
+    """Create a room from the home screen as its host; the room code."""
+    page.goto(base + "/")
+    if mode != "odyssey":
+        page.check(f"input[name=mode][value={mode}]")
+    if cycles is not None or target is not None:
+        page.locator("details.advanced summary").click()
+        if cycles is not None:
+            page.fill("input[name=cycles]", str(cycles))
+        if target is not None:
+            page.fill("input[name=target]", str(target))
+    page.fill("input[name=name]", name)
+    page.get_by_role("button", name="Create the room").click()
+    page.wait_for_url(re.compile(r"/room/[A-Z0-9]+$"))
+    page.locator(".lobby").wait_for()
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_in_ui(page: Page, base: str, code: str, name: str) -> None:
+    """Take a seat in ``code`` from its join link."""
+    page.goto(f"{base}/join/{code}")
+    page.fill("input[name=name]", name)
+    page.get_by_role("button", name="Take a seat").click()
+    page.locator(".lobby").wait_for()
+
+
+def create_room_by_api(base: str, name: str, colour: str = "blue", **settings: Any) -> dict[str, Any]:
+    """A room made over HTTP (for settings the home screen does not offer); its seat."""
+    response = httpx.post(f"{base}/api/rooms", json={"name": name, "colour": colour, "settings": settings})
+    assert response.status_code == 201, response.text
+    seat: dict[str, Any] = response.json()
+    return seat
+
+
+def open_seat(page: Page, base: str, code: str, seat: dict[str, Any]) -> None:
+    """Open room ``code`` in ``page`` as the seat an HTTP call took (its token saved in this
+    browser, as the client saves it after creating or joining)."""
+    page.goto(base + "/rules")
+    saved = {"token": seat["token"], "member": seat["member"]}
+    page.evaluate(
+        """([code, seat]) => {
+            const all = JSON.parse(localStorage.getItem("fabula.seats") || "{}");
+            all[code] = seat;
+            localStorage.setItem("fabula.seats", JSON.stringify(all));
+        }""",
+        [code, saved],
+    )
+    page.goto(f"{base}/room/{code}")
+    page.locator(".lobby, .table-screen, .game-over").first.wait_for()
+
+
+def saved_seats(page: Page) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(page.evaluate("() => localStorage.getItem('fabula.seats') || '{}'"))
+    return found
+
+
+def add_bots(host: Page, count: int) -> None:
+    seats = host.locator(".seat")
+    for _ in range(count):
+        before = seats.count()
+        host.get_by_role("button", name="Add a bot").click()
+        expect(seats).to_have_count(before + 1)
+
+
+def start_game(host: Page, others: Sequence[Page] = ()) -> None:
+    host.get_by_role("button", name="Start the game").click()
+    for page in (host, *others):
+        page.locator(".table-screen").wait_for()
+
+
+def awaited(page: Page) -> bool:
+    """The seat shown in ``page`` owes a move now."""
+    return page.title().startswith(YOUR_MOVE)
+
+
+# The newest WebSocket of each page (a reload opens another), and the moves each page has made:
+# a seat may change a play or a vote until the phase ends, so the page keeps offering it.
+_sockets: weakref.WeakKeyDictionary[Page, WebSocket] = weakref.WeakKeyDictionary()
+_made: weakref.WeakKeyDictionary[Page, set[tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def watch_sockets(page: Page) -> None:
+    """Keep track of the page's WebSocket (call before the first navigation)."""
+    page.on("websocket", lambda socket: _sockets.__setitem__(page, socket))
+
+
+def _reply(payload: str | bytes) -> bool:
+    message = json.loads(payload)
+    return isinstance(message, dict) and message.get("type") in ("ack", "error")
+
+
+def answered(page: Page, act: Callable[[], None]) -> dict[str, Any]:
+    """Do ``act`` (a click that sends a message) and wait for the server's answer to it."""
+    with _sockets[page].expect_event("framereceived", predicate=_reply) as frame:
+        act()
+    reply: dict[str, Any] = json.loads(frame.value)
+    return reply
+
+
+def _made_here(page: Page, move: str) -> bool:
+    made = _made.setdefault(page, set())
+    key = (page.locator(".table-head .round").inner_text(), move)
+    if key in made:
+        return True
+    made.add(key)
+    return False
+
+
+def close_reveal(page: Page) -> bool:
+    overlay = page.locator(".overlay")
+    if not overlay.count():
+        return False
+    overlay.get_by_role("button", name="Continue").click()
+    overlay.wait_for(state="detached")
+    return True
+
+
+def enabled_hand_cards(page: Page) -> Locator:
+    return page.locator(".hand-card .card-button:not([disabled])")
+
+
+def enabled_table_cards(page: Page) -> Locator:
+    return page.locator(".table-card .card-button:not([disabled])")
+
+
+def _acked(page: Page, button: Locator) -> None:
+    reply = answered(page, button.click)
+    assert reply["type"] == "ack", reply
+
+
+def tell(page: Page, clue: str) -> None:
+    """As the storyteller: pick the first card (unless the hand is covered) and give ``clue``."""
+    field = page.locator(".clue-input")
+    if not page.locator(".hidden-hand").count():
+        enabled_hand_cards(page).first.click()
+    field.fill(clue)
+    _acked(page, page.locator("form.action-bar button[type=submit]"))
+
+
+def play_cards(page: Page) -> None:
+    """Pick as many cards as the button asks for and play them."""
+    button = page.locator(".action-bar button.primary", has_text=re.compile("^Play"))
+    wanted = 2 if button.inner_text() == "Play these cards" else 1
+    cards = enabled_hand_cards(page)
+    for index in range(wanted):
+        cards.nth(index).click()
+    _acked(page, button)
+
+
+def vote(page: Page, index: int = 0) -> None:
+    """Vote with one token for the ``index``-th card that may be chosen."""
+    enabled_table_cards(page).nth(index).click()
+    _acked(page, page.locator(".action-bar button.primary", has_text=re.compile("^Vote")))
+
+
+def place_red(page: Page, index: int = 0) -> None:
+    enabled_table_cards(page).nth(index).click()
+    _acked(page, page.locator(".action-bar button.red"))
+
+
+def step(page: Page, clue: str = "A long journey") -> bool:
+    """Close a reveal, or make the one move the page's seat owes now; True if it did something.
+    Moves wait until the page has the legal moves for the current state (the action bar)."""
+    if close_reveal(page):
+        return True
+    if not awaited(page):
+        return False
+    bar = page.locator(".action-bar")
+    if not bar.count():
+        return False  # the legal moves are on their way
+    if page.locator(".clue-input").count():
+        tell(page, clue)
+        return True
+    if bar.locator("button.primary", has_text=re.compile("^Play")).count() and not _made_here(page, "play"):
+        play_cards(page)
+        return True
+    if bar.locator("button.primary", has_text=re.compile("^Vote")).count() and not _made_here(page, "vote"):
+        vote(page)
+        return True
+    if bar.locator("button.red").count() and not _made_here(page, "red"):
+        place_red(page)
+        return True
+    return False
+
+
+def play_until(pages: Sequence[Page], done: Callable[[], bool], timeout: float = 60) -> None:
+    """Let every page move in turn until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        acted = False
+        for page in pages:
+            acted = step(page) or acted
+        if not acted:
+            pages[0].wait_for_timeout(40)
+
+
+def card_sources(page: Page, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(selector, "images => images.map((img) => img.getAttribute('src'))")
+    return found
