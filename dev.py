@@ -46,16 +46,18 @@ def set_up() -> None:
 
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: Without a CJK font, 繁體中文 and 简体中文 screens render as boxes in screenshots.
+CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
 def ensure_chromium() -> None:
-    """The browser tests drive Debian's chromium; install it when it is missing."""
-    if CHROMIUM.exists():
+    """The browser tests drive Debian's chromium (and need a CJK font); install what is missing."""
+    if CHROMIUM.exists() and CJK_FONT.exists():
         return
     apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("Installing Debian's chromium for the browser tests …", flush=True)
-    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium"]):
+    print("Installing Debian's chromium and a CJK font for the browser tests …", flush=True)
+    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium", "fonts-noto-cjk"]):
         if subprocess.run(command, cwd=ROOT, env=env, check=False).returncode:
             sys.exit(f"Could not install chromium ({' '.join(command)}); install it and run again.")
 

@@ -284,7 +284,7 @@ def tour(browser: Browser, base: str, camera: Camera, languages: Sequence[str]) 
     visitor.locator(".rules").wait_for()
     shoot(visitor, "rules", full_page=True)
     visitor.goto("/join/NOROOM")
-    visitor.locator("main p.notice").wait_for()
+    visitor.locator("main p.error").wait_for()
     shoot(visitor, "join-no-room")
     for language, suffix in LANGUAGES.items():
         if language not in languages:

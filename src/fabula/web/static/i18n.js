@@ -25,8 +25,12 @@ export function preferredLanguage() {
 }
 
 async function load(code) {
-  const response = await fetch(`/static/i18n/${code}.json`);
-  return response.json();
+  try {
+    const response = await fetch(`/static/i18n/${code}.json`);
+    return await response.json();
+  } catch {
+    return {}; // t() falls back to English, then to the key: the page still works
+  }
 }
 
 export async function setLanguage(code, remember = false) {

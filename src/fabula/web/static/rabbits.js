@@ -43,7 +43,7 @@ export function rabbit(colour, name = "", { size = 32, lit = true } = {}) {
     "font-weight": 700,
     fill: DARK_TEXT.has(colour) ? "#222" : "#fff",
   });
-  letter.textContent = (name || colour).trim().charAt(0).toUpperCase();
+  letter.textContent = ([...(name || colour).trim()][0] || "?").toUpperCase();
   icon.append(letter);
   return h("span.rabbit", { class: lit ? "lit" : "dim", title: `${name} (${t(`colour.${colour}`)})` }, icon);
 }

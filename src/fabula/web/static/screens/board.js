@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
 import { Table } from "../net.js";
-import { cardImage, describeCards, errorText } from "./parts.js";
+import { cardImage, describeCards, errorText, memberName } from "./parts.js";
 
 export function boardScreen(ctx, code) {
   let room = null;
@@ -28,7 +28,7 @@ export function boardScreen(ctx, code) {
   table.open();
 
   const bySeat = (seat) => room.members.find((m) => m.seat === seat);
-  const nameOf = (seat) => bySeat(seat)?.name ?? `#${seat + 1}`;
+  const nameOf = (seat) => memberName(bySeat(seat)) ?? `#${seat + 1}`;
 
   function track(game) {
     // 31 spaces around the edge, clockwise from the top-left corner: 0–10 along the top,
@@ -51,6 +51,8 @@ export function boardScreen(ctx, code) {
         ),
       );
     }
+    // the ring has 32 cells for 31 spaces: the last corner is the goal
+    spaces.push(h("div.board-goal", { "aria-hidden": "true" }, "★"));
     return spaces;
   }
 
@@ -64,10 +66,13 @@ export function boardScreen(ctx, code) {
     else if (game.phase === "vote") line = t("board.voting", { count: game.awaiting.length });
     else line = t("board.over");
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
+    if (game.phase === "over") return ranking(game);
+    const shownRound = showReveal ? last.round : game.round;
+    const shownTeller = showReveal ? nameOf(last.storyteller) : teller;
     return h(
       "div.board-centre",
       {},
-      h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
+      h("p.board-round", {}, t("table.round", { round: shownRound }), " · ", t("table.storyteller", { name: shownTeller })),
       game.clue
         ? h("p.board-clue", {}, t("table.quoted_clue", { clue: game.clue }))
         : showReveal
@@ -100,7 +105,22 @@ export function boardScreen(ctx, code) {
         room.members
           .filter((m) => m.seat !== null)
           .sort((a, b) => a.seat - b.seat)
-          .map((m) => h("li", { class: game.awaiting.includes(m.seat) ? "waiting" : "done" }, rabbit(m.colour, m.name, { size: 34, lit: !game.awaiting.includes(m.seat) }), m.name, h("strong", {}, ` ${game.scores[m.seat]}`))),
+          .map((m) => h("li", { class: game.awaiting.includes(m.seat) ? "waiting" : "done" }, rabbit(m.colour, memberName(m), { size: 34, lit: !game.awaiting.includes(m.seat) }), memberName(m), h("strong", {}, ` ${game.scores[m.seat]}`))),
+      ),
+    );
+  }
+
+  function ranking(game) {
+    const winners = game.outcome.winners.map(nameOf).join(t("app.list_separator"));
+    const order = game.scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
+    return h(
+      "div.board-centre",
+      {},
+      h("p.board-clue", {}, game.outcome.winners.length > 1 ? t("over.shared", { names: winners }) : t("over.winner", { name: winners })),
+      h(
+        "ol.board-ranking",
+        {},
+        order.map(({ score, seat }) => h("li", {}, rabbit(bySeat(seat)?.colour, nameOf(seat), { size: 40 }), nameOf(seat), h("strong", {}, ` ${score}`))),
       ),
     );
   }
@@ -123,7 +143,7 @@ export function boardScreen(ctx, code) {
           h("h1", {}, t("board.join", { code })),
           h("img.board-qr", { src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr_alt", { code }) }),
           h("p.board-url", {}, url),
-          h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, m.name, { size: 40, lit: m.connected }), m.name))),
+          h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 40, lit: m.connected }), memberName(m)))),
           h("p.board-status", { class: status }, t(`connection.${status}`)),
         ),
         { board: true },

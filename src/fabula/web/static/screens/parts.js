@@ -5,6 +5,13 @@ import { rabbit } from "../rabbits.js";
 import { api } from "../net.js";
 
 const descriptions = new Map();
+let trackOpen = null;
+
+// A member's name as shown: a bot is named by its rabbit, in the player's language.
+export function memberName(member) {
+  if (!member) return undefined;
+  return member.bot ? t("lobby.bot_name", { colour: t(`colour.${member.colour}`) }) : member.name;
+}
 
 // A server error code in the player's language; the server's own (English) message, or a
 // generic one, for a code the client has no words for.
@@ -122,6 +129,15 @@ export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {
     { "aria-label": t("track.title") },
     h("h3", {}, t("track.title"), top > 30 ? ` (${t("track.target", { target: top })})` : ""),
     list,
-    h("ol.track-spaces", { "aria-hidden": "true" }, spaces),
+    board
+      ? h("ol.track-spaces", { "aria-hidden": "true" }, spaces)
+      : h(
+          "details.track-board",
+          // the full 0–30 board is open on a wide screen, a tap away on a phone; a player's
+          // choice holds across the redraws
+          { open: trackOpen ?? window.innerWidth >= 1000, ontoggle: (event) => (trackOpen = event.target.open) },
+          h("summary", {}, t("track.show")),
+          h("ol.track-spaces", { "aria-hidden": "true" }, spaces),
+        ),
   );
 }

@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { cardImage, cardViewer, describeCards, errorText, scoreTrack } from "./parts.js";
+import { cardImage, cardViewer, describeCards, errorText, memberName, scoreTrack } from "./parts.js";
 
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
@@ -73,7 +73,7 @@ export function roomScreen(ctx, code, watch) {
     return members().find((m) => m.seat === seatNumber);
   }
   function nameOf(seatNumber) {
-    return bySeat(seatNumber)?.name ?? `#${seatNumber + 1}`;
+    return memberName(bySeat(seatNumber)) ?? `#${seatNumber + 1}`;
   }
   function awaited() {
     const game = ui.room?.game;
@@ -143,6 +143,11 @@ export function roomScreen(ctx, code, watch) {
       ui.message = errorText(reply.code, reply.message);
     } else {
       ui.message = "";
+      if (type === "act") {
+        const kind = fields.action.type;
+        if (kind === "vote") ui.slots = [];
+        if (kind === "play" || kind === "propose") ui.hand = [];
+      }
     }
     draw();
     return reply;
@@ -178,6 +183,11 @@ export function roomScreen(ctx, code, watch) {
     else if (room.status === "over") body = gameOver(room);
     else body = tableView(room);
     ctx.render([body, ui.revealing ? reveal(ui.revealing) : null], { headerExtra: extra, wide: room.status !== "lobby" });
+    if (ui.revealing && ui.revealing !== ui.revealFocused) {
+      // a dialog takes the focus, so that Escape and Enter reach it
+      ui.revealFocused = ui.revealing;
+      document.querySelector(".overlay button.primary")?.focus();
+    }
   }
 
   function connection() {
@@ -220,8 +230,8 @@ export function roomScreen(ctx, code, watch) {
         h(
           "li.seat",
           { class: m.connected ? "here" : "gone" },
-          rabbit(m.colour, m.name, { size: 36, lit: m.connected }),
-          h("span.seat-name", {}, m.name),
+          rabbit(m.colour, memberName(m), { size: 36, lit: m.connected }),
+          h("span.seat-name", {}, memberName(m)),
           m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
           m.bot ? h("span.badge", {}, t("lobby.bot")) : null,
           m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
@@ -246,7 +256,7 @@ export function roomScreen(ctx, code, watch) {
                   {},
                   pair.map((member) => {
                     const m = room.members.find((x) => x.member === member);
-                    return m ? h("span.team-member", {}, rabbit(m.colour, m.name, { size: 24 }), m.name) : null;
+                    return m ? h("span.team-member", {}, rabbit(m.colour, memberName(m), { size: 24 }), memberName(m)) : null;
                   }),
                   host && index > 0
                     ? h(
@@ -267,7 +277,7 @@ export function roomScreen(ctx, code, watch) {
           h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: "random" }) }, t("lobby.add_bot")),
           h("button.primary", { type: "button", disabled: !fits || ui.sending, onclick: () => send("start") }, t("lobby.start")),
         )
-      : h("p.status-line", {}, t("lobby.waiting_host", { name: room.members.find((m) => m.member === room.host)?.name ?? "" }));
+      : h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));
     return h(
       "section.lobby",
       {},
@@ -403,7 +413,7 @@ export function roomScreen(ctx, code, watch) {
     const voting = game.phase === "vote" && me() !== null;
     const cards = game.table.map((entry) => {
       const count = ui.slots.filter((s) => s === entry.slot).length;
-      const selectable = voting && (votable.has(entry.slot) || redable.has(entry.slot)) && !entry.yours;
+      const selectable = voting && (votable.has(entry.slot) || redable.has(entry.slot));
       const myVote = game.my_vote.filter((s) => s === entry.slot).length;
       return h(
         "li.table-card",
@@ -415,6 +425,7 @@ export function roomScreen(ctx, code, watch) {
             disabled: !selectable,
             "aria-pressed": count > 0 ? "true" : "false",
             "aria-label": t("table.card_slot", { slot: entry.slot }),
+            "data-keep": `slot-${entry.slot}`,
             onclick: () => chooseSlot(game, entry.slot),
           },
           cardImage(entry.card, { width: 400 }),
@@ -433,7 +444,8 @@ export function roomScreen(ctx, code, watch) {
   function chooseSlot(game, slot) {
     const votes = legalOf("vote");
     const reds = legalOf("red");
-    if (!votes.length && reds.length) {
+    // the party storyteller votes first, then places the red token (both stay changeable)
+    if (reds.length && (!votes.length || game.my_vote.length > 0)) {
       ui.red = ui.red === slot ? null : slot;
       draw();
       return;
@@ -464,8 +476,8 @@ export function roomScreen(ctx, code, watch) {
     ]);
     return h(
       "div.hand",
-      {},
-      h("h3.sr-only", {}, t("table.your_hand")),
+      { class: game.phase === "vote" ? "small" : "" },
+      h("h3.hand-title", {}, t("table.your_hand")),
       h(
         "ol.hand-cards",
         { "aria-label": t("table.your_hand") },
@@ -481,6 +493,7 @@ export function roomScreen(ctx, code, watch) {
                 type: "button",
                 disabled: !playable.has(card),
                 "aria-pressed": chosen ? "true" : "false",
+                "data-keep": `card-${card}`,
                 onclick: () => chooseHandCard(game, card),
               },
               cardImage(card, { width: 400 }),
@@ -595,7 +608,8 @@ export function roomScreen(ctx, code, watch) {
       h(
         "div.reveal",
         {},
-        h("h2", {}, t("reveal.title_round", { round: last.round }), " — ", t("table.quoted_clue", { clue: last.clue })),
+        h("h2", {}, t("reveal.title_round", { round: last.round })),
+        h("p.reveal-clue", {}, t("table.quoted_clue", { clue: last.clue })),
         h("p", {}, last.storyteller_scored ? t("reveal.scored", { name: nameOf(last.storyteller) }) : t("reveal.not_scored", { name: nameOf(last.storyteller) })),
         h(
           "ol.reveal-cards",
@@ -622,7 +636,7 @@ export function roomScreen(ctx, code, watch) {
             h("li", { style: { "--delay": `${0.6 + s * 0.05}s` } }, rabbit(bySeat(s)?.colour, nameOf(s), { size: 22 }), nameOf(s), h("strong.gain", {}, ` +${points}`), ` → ${last.scores[s]}`),
           ),
         ),
-        h("button.primary", { type: "button", autofocus: true, onclick: close }, t("reveal.continue")),
+        h("div.reveal-actions", {}, h("button.primary", { type: "button", "data-keep": "reveal-continue", onclick: close }, t("reveal.continue"))),
       ),
     );
   }

@@ -3,7 +3,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
 import { api, saveSeat, savedSeat } from "../net.js";
-import { errorText as codeText } from "./parts.js";
+import { errorText as codeText, memberName } from "./parts.js";
 
 const MODES = ["odyssey", "party", "teams", "classic"];
 const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
@@ -97,6 +97,7 @@ export function homeScreen(ctx) {
             type: "radio",
             name: "mode",
             value: mode,
+            "data-keep": `mode-${mode}`,
             checked: form.mode === mode,
             onchange: () => {
               form.mode = mode;
@@ -113,7 +114,7 @@ export function homeScreen(ctx) {
       "details.advanced",
       { open: form.advancedOpen, ontoggle: (event) => (form.advancedOpen = event.target.open) },
       h("summary", {}, t("start.advanced")),
-      field(t("start.target_score"), numberInput("target", form.target, 5, 60, form.mode === "classic" ? "" : "30"), t("start.target_hint")),
+      field(t("start.target_score"), numberInput("target", form.target, 5, 60, ["odyssey", "classic"].includes(form.mode) ? "30" : ""), t("start.target_hint")),
       field(t("start.cycles"), numberInput("cycles", form.cycles, 1, 10, ""), t("start.cycles_hint")),
       h(
         "div.timers",
@@ -210,7 +211,11 @@ export function joinScreen(ctx, code) {
 
   const draw = () => {
     if (summary === null) {
-      ctx.render(h("p.notice", {}, message || t("app.loading")));
+      ctx.render(
+        message
+          ? h("section.card-panel", {}, h("p.error", { role: "alert" }, message), h("a.button.primary", { href: "/", onclick: ctx.link("/") }, t("app.home")))
+          : h("p.notice", {}, t("app.loading")),
+      );
       return;
     }
     const free = summary.free_colours;
@@ -231,7 +236,7 @@ export function joinScreen(ctx, code) {
     const seated = h(
       "ul.seated",
       {},
-      summary.members.map((m) => h("li", {}, rabbit(m.colour, m.name, { size: 24 }), " ", m.name)),
+      summary.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 24 }), " ", memberName(m))),
     );
     ctx.render(
       h(
