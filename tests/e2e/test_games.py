@@ -170,3 +170,22 @@ def test_a_reload_in_the_middle_of_the_vote_keeps_the_seat_and_the_hand(players:
 
 def _assert_same_member(page: Page, code: str, member: int) -> None:
     assert saved_seats(page)[code]["member"] == member
+
+
+def test_the_host_pairs_teams_by_tapping_two_players(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", mode="teams")
+    host = players.open()
+    open_seat(host, players.base, seat["code"], seat)
+    add_bots(host, 5)
+    teams = host.locator(".teams li.team")
+    expect(teams).to_have_count(3)
+    first_partner = teams.nth(0).locator("button.team-member").nth(1)
+    partner_before = first_partner.inner_text().split("\n")[-1]  # the name, after the rabbit's initial
+    moving = teams.nth(2).locator("button.team-member").nth(0)
+    moving_name = moving.inner_text().split("\n")[-1]
+    first_partner.click()
+    expect(host.get_by_text("Now tap the player to change places with.")).to_be_visible()
+    moving.click()
+    expect(teams.nth(0)).to_contain_text(moving_name)
+    expect(teams.nth(0)).to_contain_text("Mara")
+    expect(teams.nth(2)).to_contain_text(partner_before)

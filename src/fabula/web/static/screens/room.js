@@ -38,6 +38,7 @@ export function roomScreen(ctx, code, watch) {
     sending: false,
     sound: localStorage.getItem("fabula.sound") === "on",
     wasAwaited: false,
+    swapPick: null, // teams lobby: the first player the host tapped to change places
   };
   const table = new Table(code, seat?.token ?? null, {
     onState: (room) => {
@@ -252,22 +253,30 @@ export function roomScreen(ctx, code, watch) {
               {},
               room.pairs.map((pair, index) =>
                 h(
-                  "li",
+                  "li.team",
                   {},
+                  h("span.team-number", {}, t("lobby.team_number", { number: index + 1 })),
                   pair.map((member) => {
                     const m = room.members.find((x) => x.member === member);
-                    return m ? h("span.team-member", {}, rabbit(m.colour, memberName(m), { size: 24 }), memberName(m)) : null;
+                    if (!m) return null;
+                    const content = [rabbit(m.colour, memberName(m), { size: 24 }), memberName(m)];
+                    if (!host) return h("span.team-member", {}, content);
+                    // the host taps one player, then another: the two change places
+                    return h(
+                      "button.team-member.small",
+                      {
+                        type: "button",
+                        "aria-pressed": ui.swapPick === member ? "true" : "false",
+                        "data-keep": `team-${member}`,
+                        onclick: () => pickForSwap(room, member),
+                      },
+                      content,
+                    );
                   }),
-                  host && index > 0
-                    ? h(
-                        "button.small",
-                        { type: "button", onclick: () => swapIntoFirstTeam(room, pair) },
-                        t("lobby.pair_with_first"),
-                      )
-                    : null,
                 ),
               ),
             ),
+            host ? h("p.hint", {}, ui.swapPick === null ? t("lobby.swap_hint") : t("lobby.swap_second")) : null,
           )
         : null;
     const controls = host
@@ -299,11 +308,16 @@ export function roomScreen(ctx, code, watch) {
     );
   }
 
-  function swapIntoFirstTeam(room, pair) {
-    // Put this pair's first member with the first team's first member; the rest pair up in order.
-    const first = room.pairs[0];
-    const pairs = [[first[0], pair[0]]];
-    send("teams", { pairs });
+  function pickForSwap(room, member) {
+    if (ui.swapPick === null || ui.swapPick === member) {
+      ui.swapPick = ui.swapPick === member ? null : member;
+      draw();
+      return;
+    }
+    const other = ui.swapPick;
+    ui.swapPick = null;
+    const pairs = room.pairs.map((pair) => pair.map((m) => (m === member ? other : m === other ? member : m)));
+    send("teams", { pairs: pairs.filter((pair) => pair.length === 2) });
   }
 
   // ---------------------------------------------------------------- the table
