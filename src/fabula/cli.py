@@ -119,6 +119,25 @@ def _add_deck_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     sheet.set_defaults(run=_deck_sheet)
 
 
+def _ai_eval(args: argparse.Namespace) -> int:
+    from fabula.commands.ai import run_eval
+
+    return run_eval(args.rounds, args.cards, args.memory, args.online, args.json)
+
+
+def _add_ai_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`fabula ai eval`: the AI players measured against human play."""
+    ai = commands.add_parser("ai", help="measure the AI players against rounds of human play")
+    actions = ai.add_subparsers(dest="ai_command", required=True, metavar="AI_COMMAND")
+    evaluation = actions.add_parser("eval", help="how often the guesser finds the storyteller's card")
+    evaluation.add_argument("rounds", metavar="ROUNDS.jsonl", help="rounds, one JSON object a line")
+    evaluation.add_argument("--cards", required=True, metavar="CARDS.json", help="the cards: id, description, tags")
+    evaluation.add_argument("--memory", metavar="PAST.jsonl", help="earlier rounds (same format) to remember")
+    evaluation.add_argument("--online", action="store_true", help="remember each round once it is guessed")
+    evaluation.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluation.set_defaults(run=_ai_eval)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fabula", description="A digital table for Dixit Odyssey.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -137,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     _add_deck_commands(commands)
+    _add_ai_commands(commands)
 
     from fabula.server.config import add_arguments
 

@@ -54,17 +54,20 @@ def _erf(x: Vectors) -> Vectors:
     a = np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    result: Vectors = (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    return result
 
 
 def _gelu(x: Vectors) -> Vectors:
-    return (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+    result: Vectors = (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+    return result
 
 
 def _layer_norm(x: Vectors, weight: Vectors, bias: Vectors, eps: float) -> Vectors:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return ((x - mean) / np.sqrt(var + eps) * weight + bias).astype(np.float32)
+    result: Vectors = ((x - mean) / np.sqrt(var + eps) * weight + bias).astype(np.float32)
+    return result
 
 
 class Encoder:
@@ -149,7 +152,8 @@ class Encoder:
             x = _layer_norm(x + hidden @ layer["down_w"] + layer["down_b"], layer["ln2_w"], layer["ln2_b"], self.eps)
         pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        result: Vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return result
 
     def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
         encodings = self.tokenizer.encode_batch(list(texts))
@@ -184,7 +188,8 @@ class Encoder:
 
     def encode_one(self, text: str) -> Vectors:
         """The unit vector of one text."""
-        return self.encode([text])[0]
+        result: Vectors = self.encode([text])[0]
+        return result
 
 
 _shared: Encoder | None = None

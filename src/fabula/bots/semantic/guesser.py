@@ -1,0 +1,141 @@
+"""The guesser: for a clue and the cards on the table, how likely each is the storyteller's card,
+and what share of human votes each would draw.
+
+Both are a softmax over the table of a weighted sum of features (a conditional logit): the clue's
+similarity to each card's texts (`cards.TEXT_FEATURES`) and, with a memory of finished rounds,
+how close the clue is to earlier clues of each card (`memory.MEMORY_FEATURES`). The weights were
+fitted by `fabula.bots.semantic.tuning` on rounds of human play kept apart from those the figures
+in docs/ai.md are measured on; the softmax temperature is folded into them.
+
+>>> from fabula.cards.model import Card
+>>> cards = [Card("a", "", "A lighthouse on a rock in a storm."), Card("b", "", "A cat asleep on a sofa.")]
+>>> guess = Guesser().guess("Guiding light", cards)
+>>> guess.best, round(sum(guess.probabilities), 6)
+('a', 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fabula.cards.model import Card
+
+from .cards import TEXT_FEATURES, CardIndex, card_features
+from .encoder import Encoder, shared_encoder
+from .memory import MEMORY_FEATURES, ClueMemory
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Feature weights: finding the storyteller's card, and predicting human vote shares, each
+    from the card texts alone (`TEXT_FEATURES`) and with a memory (those, then `MEMORY_FEATURES`)."""
+
+    find_text: tuple[float, ...]
+    vote_text: tuple[float, ...]
+    find_memory: tuple[float, ...]
+    vote_memory: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        text, both = len(TEXT_FEATURES), len(TEXT_FEATURES) + len(MEMORY_FEATURES)
+        if (len(self.find_text), len(self.vote_text), len(self.find_memory), len(self.vote_memory)) != (
+            text,
+            text,
+            both,
+            both,
+        ):
+            raise ValueError("weights do not match the features")
+
+
+#: Fitted by tools/tune_guesser.py (see docs/ai.md for the data and the split).
+DEFAULT_WEIGHTS = Weights(
+    find_text=(-0.125, 1.044, 2.019, 1.018, 0.415),
+    vote_text=(1.380, 1.527, 1.330, 2.528, 0.918),
+    find_memory=(-0.922, 0.576, 1.763, -0.049, 1.074, 4.509, -0.558, 0.732, 1.713, 0.497, 0.169),
+    vote_memory=(0.718, 1.008, 0.735, 2.276, 0.612, 0.510, -0.731, -0.007, 4.504, -0.162, 0.393),
+)
+
+
+def softmax(scores: Floats) -> Floats:
+    shifted = np.exp(scores - scores.max())
+    result: Floats = shifted / shifted.sum()
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """A guesser's view of one table, card by card in the table's order."""
+
+    cards: tuple[str, ...]
+    #: probability that each card is the storyteller's (sums to 1)
+    probabilities: tuple[float, ...]
+    #: predicted share of human votes for each card (sums to 1)
+    votes: tuple[float, ...]
+
+    @property
+    def best(self) -> str:
+        """The card most likely to be the storyteller's."""
+        return self.cards[int(np.argmax(self.probabilities))]
+
+    def ranking(self) -> list[str]:
+        """The cards, most likely first."""
+        order = sorted(range(len(self.cards)), key=lambda i: -self.probabilities[i])
+        return [self.cards[i] for i in order]
+
+
+class Guesser:
+    """Ranks a table's cards for a clue. Shares the process's model and card vectors.
+
+    ``memory``: a `ClueMemory` of finished rounds, or ``None`` to judge by the card texts alone.
+    """
+
+    def __init__(
+        self,
+        memory: ClueMemory | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
+        encoder: Encoder | None = None,
+    ) -> None:
+        self.encoder = encoder or shared_encoder()
+        self.index = _index_for(self.encoder)
+        self.memory = memory
+        self.weights = weights
+
+    def features(self, clue: str, cards: Sequence[Card]) -> tuple[Floats, bool]:
+        """The feature matrix (cards × features) and whether it includes memory features."""
+        vector = self.encoder.encode_one(clue)
+        text = card_features(vector, [self.index.vectors(card) for card in cards])
+        if self.memory is not None:
+            remembered, known = self.memory.features(clue, vector, [card.id for card in cards])
+            if known:
+                return np.concatenate([text, remembered], axis=1), True
+        return text, False
+
+    def guess(self, clue: str, cards: Sequence[Card]) -> Guess:
+        """Probabilities for every card of ``cards`` (at least one, ids all different)."""
+        if not cards:
+            raise ValueError("no cards to guess from")
+        features, with_memory = self.features(clue, cards)
+        w = self.weights
+        find = np.asarray(w.find_memory if with_memory else w.find_text)
+        vote = np.asarray(w.vote_memory if with_memory else w.vote_text)
+        return Guess(
+            cards=tuple(card.id for card in cards),
+            probabilities=tuple(float(p) for p in softmax(features @ find)),
+            votes=tuple(float(p) for p in softmax(features @ vote)),
+        )
+
+
+_indexes: dict[int, CardIndex] = {}
+
+
+def _index_for(encoder: Encoder) -> CardIndex:
+    """One card-vector cache per encoder (so per process, with the shared one)."""
+    index = _indexes.get(id(encoder))
+    if index is None or index.encoder is not encoder:
+        index = _indexes[id(encoder)] = CardIndex(encoder)
+    return index
