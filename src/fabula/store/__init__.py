@@ -3,9 +3,32 @@
 The store knows nothing of the game: an entry is opaque bytes at a sequence number. A room is
 rebuilt by replaying its entries, so an entry is acknowledged to a client only once `append`
 has returned.
+
+Backends: `SqliteStore` (the zero-setup default) and `PostgresStore` (several processes). Beside
+them, the fan-out buses that tell other processes a room moved on (`LocalBus`, `RedisBus`) and
+the leases that let one process fire a timer (`LocalLease`, `RedisLease`).
 """
 
 from .base import EventStore, SeqTaken, StoredEntry
+from .bus import RESYNC, Bus, LocalBus, Notice, RedisBus, Subscription
+from .lease import Lease, LeaseTable, LocalLease, RedisLease
+from .postgres import PostgresStore
 from .sqlite import SqliteStore
 
-__all__ = ["EventStore", "SeqTaken", "SqliteStore", "StoredEntry"]
+__all__ = [
+    "RESYNC",
+    "Bus",
+    "EventStore",
+    "Lease",
+    "LeaseTable",
+    "LocalBus",
+    "LocalLease",
+    "Notice",
+    "PostgresStore",
+    "RedisBus",
+    "RedisLease",
+    "SeqTaken",
+    "SqliteStore",
+    "StoredEntry",
+    "Subscription",
+]

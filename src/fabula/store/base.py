@@ -27,8 +27,9 @@ class EventStore(Protocol):
         """Durably store entry ``seq`` of room ``code``; `SeqTaken` if it exists."""
         ...
 
-    async def load(self, code: str) -> list[StoredEntry]:
-        """Every entry of room ``code`` in order (empty for an unknown room)."""
+    async def load(self, code: str, since: int = 0) -> list[StoredEntry]:
+        """The entries of room ``code`` from seq ``since`` on, in order (empty for an unknown
+        room). A process catching up after another one appended asks only for what it lacks."""
         ...
 
     async def room_codes(self) -> list[str]:

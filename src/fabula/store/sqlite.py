@@ -74,8 +74,8 @@ class SqliteStore:
             raise
         db.execute("COMMIT")
 
-    async def load(self, code: str) -> list[StoredEntry]:
-        rows = self._db.execute("SELECT seq, data FROM entries WHERE code = ? ORDER BY seq", (code,))
+    async def load(self, code: str, since: int = 0) -> list[StoredEntry]:
+        rows = self._db.execute("SELECT seq, data FROM entries WHERE code = ? AND seq >= ? ORDER BY seq", (code, since))
         return [StoredEntry(seq, bytes(data)) for seq, data in rows]
 
     async def room_codes(self) -> list[str]:

@@ -1,0 +1,354 @@
+"""Fan-out between Fabula processes: "room CODE now has entry SEQ".
+
+A notice carries no entry, only the news that the store has one (notify, then fetch): a process
+that holds room CODE in memory and is behind loads the entries it lacks from the store
+(``store.load(code, since=room.seq)``), applies them and sends its connections the new state.
+
+A notice means "room CODE has entries up to *at least* SEQ". That makes every notice safe to
+receive twice, late, or after a newer one, and lets a publisher merge notices it could not send
+yet: of several pending for one room only the newest goes out. Per room, notices from one
+publisher arrive in increasing order and the newest is always delivered while the bus is up.
+
+A process also receives the notices it published itself; they are stale by the time they
+arrive (its room's seq is past them) and are dropped by the same "am I behind?" check.
+
+Two buses:
+
+- `LocalBus`: in-process, the zero-setup default. With one process there is nobody to tell, so
+  it only matters to code that subscribes in the same process (tests, tools).
+- `RedisBus`: Redis pub/sub on one channel per namespace, ``"{namespace}:rooms"`` (default
+  ``fabula:rooms``), message ``b"CODE:SEQ"``. It reconnects by itself after Redis restarts or
+  the connection drops; pub/sub keeps nothing for an absent subscriber, so after every
+  reconnection each subscription receives `RESYNC` (``Notice(None, -1)``): "notices may have
+  been lost — check every room you hold against the store".
+
+>>> import asyncio
+>>> async def demo() -> list[Notice]:
+...     bus = LocalBus()
+...     with bus.subscribe() as notices:
+...         bus.publish("ABCDE", 0)
+...         bus.publish("ABCDE", 1)
+...         return [await anext(notices), await anext(notices)]
+>>> asyncio.run(demo())
+[Notice(room='ABCDE', seq=0), Notice(room='ABCDE', seq=1)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING, Protocol, Self
+
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import EqualJitterBackoff
+from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from .lease import RedisLease
+
+log = logging.getLogger("fabula.store.bus")
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Room ``room`` has entries up to at least ``seq``; ``room is None``: see `RESYNC`."""
+
+    room: str | None
+    seq: int
+
+
+#: The bus was disconnected and notices may have been lost: re-check every room held.
+RESYNC = Notice(None, -1)
+
+
+class Subscription:
+    """The notices published after it was made, as an async iterator, until `close` (or the
+    bus closes), after which the iteration ends. Also a context manager that closes it."""
+
+    def __init__(self, on_close: Callable[[Subscription], None]) -> None:
+        self._queue: deque[Notice] = deque()
+        self._ready = asyncio.Event()
+        self._on_close = on_close
+        self.closed = False
+
+    def deliver(self, notice: Notice) -> None:
+        if self.closed:
+            return
+        self._queue.append(notice)
+        self._ready.set()
+
+    def close(self) -> None:
+        """Stop receiving; notices not read yet are dropped and the iteration ends."""
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.clear()
+        self._ready.set()
+        self._on_close(self)
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> Notice:
+        while not self._queue:
+            if self.closed:
+                raise StopAsyncIteration
+            self._ready.clear()
+            await self._ready.wait()
+        return self._queue.popleft()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class Bus(Protocol):
+    """What the room service needs from a fan-out bus."""
+
+    def publish(self, room: str, seq: int) -> None:
+        """Tell every subscriber (of every process) that ``room`` has entry ``seq``. Never
+        blocks and never raises: a bus that cannot send now sends later (or its subscribers
+        get `RESYNC`)."""
+        ...
+
+    def subscribe(self) -> Subscription:
+        """A new subscription to every notice published from now on, this process's included."""
+        ...
+
+    async def flush(self) -> None:
+        """Return once every notice published so far has been handed to the transport."""
+        ...
+
+    async def close(self) -> None:
+        """Send what is pending (briefly), end every subscription and let go of connections."""
+        ...
+
+
+class _Fanout:
+    """The subscriptions of one bus in one process."""
+
+    def __init__(self) -> None:
+        self._subscriptions: set[Subscription] = set()
+        self._closed = False
+
+    def subscribe(self) -> Subscription:
+        if self._closed:
+            raise RuntimeError("the bus is closed")
+        subscription = Subscription(self._subscriptions.discard)
+        self._subscriptions.add(subscription)
+        return subscription
+
+    def _deliver(self, notice: Notice) -> None:
+        for subscription in tuple(self._subscriptions):
+            subscription.deliver(notice)
+
+    def _close_subscriptions(self) -> None:
+        self._closed = True
+        for subscription in tuple(self._subscriptions):
+            subscription.close()
+
+
+class LocalBus(_Fanout):
+    """In-process fan-out: every notice goes to every subscription, in order, at once."""
+
+    def publish(self, room: str, seq: int) -> None:
+        self._deliver(Notice(room, seq))
+
+    async def flush(self) -> None:
+        return
+
+    async def close(self) -> None:
+        self._close_subscriptions()
+
+
+def channel_name(namespace: str) -> str:
+    """The Redis channel of a server namespace: every process of one deployment uses the same."""
+    return f"{namespace}:rooms"
+
+
+def parse_message(data: bytes) -> Notice | None:
+    """``b"CODE:SEQ"`` → ``Notice("CODE", SEQ)``; None for anything else."""
+    room, colon, seq = data.decode("utf-8", "replace").rpartition(":")
+    if not colon or not room or not seq.isdigit():
+        return None
+    return Notice(room, int(seq))
+
+
+class RedisBus(_Fanout):
+    """Fan-out across processes through Redis pub/sub. Open it with ``await RedisBus.connect(url)``.
+
+    Each bus keeps one subscriber connection (one reader task delivering to every local
+    subscription) and publishes through one writer task that pipelines whatever accumulated
+    while the previous batch was in flight, so a publish never waits for Redis."""
+
+    def __init__(
+        self, redis: Redis, namespace: str, *, min_delay: float = 0.05, max_delay: float = 2.0, poll: float = 0.25
+    ) -> None:
+        """Use ``redis`` (closed with the bus); `connect` makes it and starts the bus."""
+        super().__init__()
+        self.redis = redis
+        self.namespace = namespace
+        self.channel = channel_name(namespace)
+        self.connected = False  # the subscriber connection is subscribed right now
+        self.reconnections = 0
+        self._min_delay, self._max_delay, self._poll = min_delay, max_delay, poll
+        self._pending: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._subscribed = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    async def connect(
+        cls, url: str, namespace: str = "fabula", *, timeout: float = 5.0, health_check_interval: int = 5
+    ) -> RedisBus:
+        """Connect to ``url`` (``redis://host:port/db``), subscribe to the namespace's channel
+        and start publishing. Raises `redis.exceptions.RedisError` (or `TimeoutError`) if Redis
+        cannot be reached within ``timeout`` seconds."""
+        redis = Redis.from_url(
+            url,
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
+            socket_keepalive=True,
+            health_check_interval=health_check_interval,
+            retry=Retry(EqualJitterBackoff(cap=0.25, base=0.01), retries=2),
+            client_name=f"fabula-bus-{secrets.token_hex(4)}",
+        )
+        bus = cls(redis, namespace)
+        try:
+            await asyncio.wait_for(redis.ping(), timeout)
+            bus._start()
+            await asyncio.wait_for(bus._subscribed.wait(), timeout)
+        except BaseException:
+            await bus.close()
+            raise
+        return bus
+
+    def _start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._listen_forever(), name=f"redis bus listener {self.channel}"),
+            asyncio.create_task(self._publish_forever(), name=f"redis bus publisher {self.channel}"),
+        ]
+
+    def lease(self) -> RedisLease:
+        """A lease holder on this bus's Redis connection pool and namespace (see `lease`)."""
+        from .lease import RedisLease
+
+        return RedisLease(self.redis, self.namespace)
+
+    # ------------------------------------------------------------------ publishing
+
+    def publish(self, room: str, seq: int) -> None:
+        if self._closed:
+            return
+        if seq > self._pending.get(room, -1):
+            self._pending[room] = seq
+        self._idle.clear()
+        self._wake.set()
+
+    async def flush(self) -> None:
+        await self._idle.wait()
+
+    async def _publish_forever(self) -> None:
+        delay = self._min_delay
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, {}
+            if batch:
+                try:
+                    if len(batch) == 1:
+                        ((room, seq),) = batch.items()
+                        await self.redis.publish(self.channel, f"{room}:{seq}")
+                    else:
+                        async with self.redis.pipeline(transaction=False) as pipe:
+                            for room, seq in batch.items():
+                                pipe.publish(self.channel, f"{room}:{seq}")
+                            await pipe.execute()
+                except (RedisError, OSError) as error:
+                    log.warning("redis bus: publish failed, retrying", extra={"error": str(error)})
+                    for room, seq in batch.items():  # keep them, merged with what came meanwhile
+                        if seq > self._pending.get(room, -1):
+                            self._pending[room] = seq
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, self._max_delay)
+                    self._wake.set()
+                    continue
+                delay = self._min_delay
+            if not self._pending:
+                self._idle.set()
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _listen_forever(self) -> None:
+        delay = self._min_delay
+        subscribed_before = False
+        while not self._closed:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                while not self._closed:  # a read returns within `poll` seconds: close() needs no cancel
+                    message = await pubsub.get_message(timeout=self._poll)
+                    if message is None:
+                        continue
+                    kind = message["type"]
+                    if kind == "message":
+                        notice = parse_message(message["data"])
+                        if notice is None:
+                            log.warning("redis bus: malformed message", extra={"data": repr(message["data"])})
+                        else:
+                            self._deliver(notice)
+                    elif kind == "subscribe":  # also after redis-py reconnected by itself
+                        self.connected = True
+                        delay = self._min_delay
+                        if subscribed_before:
+                            self.reconnections += 1
+                            log.info("redis bus: subscribed again; resync", extra={"channel": self.channel})
+                            self._deliver(RESYNC)
+                        subscribed_before = True
+                        self._subscribed.set()
+            except (RedisError, OSError) as error:
+                if self.connected:
+                    log.warning("redis bus: disconnected, reconnecting", extra={"error": str(error)})
+                self.connected = False
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), delay)
+            delay = min(delay * 2, self._max_delay)
+
+    # ------------------------------------------------------------------ the end
+
+    async def close(self, timeout: float = 2.0) -> None:
+        """Send what is pending (for up to ``timeout`` seconds), end the subscriptions, stop."""
+        if self._tasks and not self._closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.flush(), timeout)
+        self._close_subscriptions()  # also tells the listener to stop after its current read
+        self._stop.set()
+        listener, publisher = self._tasks or (None, None)
+        self._tasks = []
+        if publisher is not None:
+            publisher.cancel()
+            await asyncio.wait([publisher], timeout=1.0)
+        if listener is not None:
+            await asyncio.wait([listener], timeout=self._poll + 1.0)
+            if not listener.done():  # pragma: no cover - a read that outlived its own timeout
+                listener.cancel()
+                await asyncio.wait([listener], timeout=1.0)
+        self.connected = False
+        await self.redis.aclose()

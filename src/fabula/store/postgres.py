@@ -1,0 +1,203 @@
+"""The scale-out event store: rooms and their logs in PostgreSQL, shared by every Fabula process.
+
+Several ``fabula serve`` processes may hold the same room. The primary key ``(code, seq)`` of
+``entries`` is the arbiter between them: of two appends at the same sequence number exactly one
+commits, the other raises `SeqTaken` and its process reloads the room (``load(code, since=…)``)
+and tries again.
+
+The driver is asyncpg: its binary protocol and Cython codec cost the event loop the least CPU
+per statement of the async drivers, and it brings its own connection pool. Every method is one
+statement — one round trip — on a pooled connection (no per-release reset query: the store keeps
+no session state). Commits are ordinary durable commits (the server's ``synchronous_commit``,
+``on`` unless the database administrator chose otherwise): an acknowledged entry survives a crash
+of the Fabula process, of PostgreSQL and of its machine.
+
+Schema. Everything lives in one PostgreSQL schema (``fabula`` unless told otherwise), so Fabula
+can share a database with other applications, and tests can each use a schema of their own::
+
+    rooms             (code text PRIMARY KEY, created float8, touched float8)
+    entries           (code text REFERENCES rooms ON DELETE CASCADE, seq int, data bytea,
+                       PRIMARY KEY (code, seq))
+    schema_migrations (version int PRIMARY KEY, name text, applied_at timestamptz)
+
+Migrations. `MIGRATIONS` is an ordered tuple of SQL scripts, each applied once. `connect` runs
+the pending ones in a single transaction that first takes a transaction-scoped advisory lock
+derived from the schema name, so two processes starting at once do not race: the second waits
+for the first to commit, then finds nothing left to do. A schema already migrated past what this
+code knows (a newer Fabula wrote it) is refused. A migration is never edited once released;
+a change is a new entry at the end of the tuple.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from .base import SeqTaken, StoredEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+#: Applied in order with ``search_path`` set to the store's schema; never edit a released one.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "rooms and their logs",
+        """
+        CREATE TABLE rooms (
+            code text PRIMARY KEY,
+            created double precision NOT NULL,
+            touched double precision NOT NULL
+        );
+        CREATE INDEX rooms_by_created ON rooms (created, code);
+        CREATE TABLE entries (
+            code text NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+            seq integer NOT NULL CHECK (seq >= 0),
+            data bytea NOT NULL,
+            PRIMARY KEY (code, seq)
+        );
+        """,
+    ),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def migration_lock_key(schema: str) -> int:
+    """The advisory-lock key (a signed 64-bit integer) that serialises migrations of ``schema``."""
+    digest = hashlib.blake2b(f"fabula.migrate:{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+async def _keep_session(connection: Any) -> None:
+    """Pool reset on release: nothing to undo (no SET, LISTEN or session lock is ever used), so
+    skip asyncpg's default reset query and its round trip. An open transaction is still rolled
+    back by the pool itself."""
+
+
+class PostgresStore:
+    """`EventStore` on PostgreSQL. Open it with ``await PostgresStore.connect(url)``."""
+
+    def __init__(self, pool: asyncpg.Pool, schema: str) -> None:
+        """Wrap an open pool whose schema is migrated; `connect` does both."""
+        self._pool = pool
+        self.schema = schema
+        s = f'"{schema}"'
+        self._create_room = f"INSERT INTO {s}.rooms (code, created, touched) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING"
+        # One statement, so one round trip and one implicit transaction: both happen or neither.
+        self._append = (
+            f"WITH added AS (INSERT INTO {s}.entries (code, seq, data) VALUES ($1, $2, $3))"
+            f" UPDATE {s}.rooms SET touched = $4 WHERE code = $1"
+        )
+        self._load = f"SELECT seq, data FROM {s}.entries WHERE code = $1 AND seq >= $2 ORDER BY seq"
+        self._room_codes = f"SELECT code FROM {s}.rooms ORDER BY created, code"
+        self._touched = f"SELECT touched FROM {s}.rooms WHERE code = $1"
+        self._delete_room = f"DELETE FROM {s}.rooms WHERE code = $1"
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        schema: str = "fabula",
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout: float = 10.0,
+        **pool_options: Any,
+    ) -> PostgresStore:
+        """Open a connection pool to ``url`` (``postgresql://user@host:port/database``), bring
+        ``schema`` up to `SCHEMA_VERSION` (creating it if needed) and return the store.
+
+        ``pool_options`` go to `asyncpg.create_pool` (e.g. ``statement_cache_size=0`` behind
+        PgBouncer in transaction mode). Raises `OSError` or an `asyncpg.PostgresError` if the
+        database cannot be reached, `RuntimeError` if a newer Fabula migrated it."""
+        if not _SCHEMA_NAME.fullmatch(schema):
+            raise ValueError(f"schema name {schema!r}: lower-case letters, digits and _, not starting with a digit")
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            reset=_keep_session,
+            server_settings={"application_name": "fabula"},
+            **pool_options,
+        )
+        try:
+            await migrate(pool, schema)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, schema)
+
+    async def create_room(self, code: str, at: float) -> bool:
+        status = await self._pool.execute(self._create_room, code, at)
+        return status == "INSERT 0 1"
+
+    async def append(self, code: str, seq: int, data: bytes, at: float) -> None:
+        try:
+            await self._pool.execute(self._append, code, seq, data, at)
+        except asyncpg.UniqueViolationError as error:
+            raise SeqTaken(f"room {code} already has entry {seq}") from error
+        except asyncpg.ForeignKeyViolationError as error:
+            # As in SQLite: the room is gone (deleted by another process), so this writer is behind.
+            raise SeqTaken(f"room {code} does not exist") from error
+
+    async def load(self, code: str, since: int = 0) -> list[StoredEntry]:
+        rows = await self._pool.fetch(self._load, code, since)
+        return [StoredEntry(row[0], row[1]) for row in rows]
+
+    async def room_codes(self) -> list[str]:
+        return [row[0] for row in await self._pool.fetch(self._room_codes)]
+
+    async def touched(self, code: str) -> float | None:
+        value = await self._pool.fetchval(self._touched, code)
+        return None if value is None else float(value)
+
+    async def delete_room(self, code: str) -> None:
+        await self._pool.execute(self._delete_room, code)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def migrate(pool: asyncpg.Pool, schema: str) -> list[int]:
+    """Apply the pending `MIGRATIONS` to ``schema`` (created if missing); the versions applied.
+
+    One transaction under a transaction-scoped advisory lock: concurrent callers run one after
+    the other, and a failed migration leaves nothing behind."""
+    async with pool.acquire() as connection, connection.transaction():
+        await connection.execute("SELECT pg_advisory_xact_lock($1)", migration_lock_key(schema))
+        exists = await connection.fetchval("SELECT 1 FROM pg_namespace WHERE nspname = $1", schema)
+        if not exists:
+            await connection.execute(f'CREATE SCHEMA "{schema}"')
+        await connection.execute(f'SET LOCAL search_path TO "{schema}"')
+        await connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        applied = {row[0] for row in await connection.fetch("SELECT version FROM schema_migrations")}
+        newest = max(applied, default=0)
+        if newest > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"schema {schema} was migrated by a newer Fabula (version {newest}; this one knows {SCHEMA_VERSION})"
+            )
+        done = []
+        for migration in MIGRATIONS:
+            if migration.version in applied:
+                continue
+            await connection.execute(migration.sql)
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", migration.version, migration.name
+            )
+            done.append(migration.version)
+        return done

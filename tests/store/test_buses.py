@@ -1,0 +1,327 @@
+"""The fan-out bus and lease contracts, run against LocalBus/LocalLease and RedisBus/RedisLease.
+
+Two `RedisBus` instances are two processes of one deployment (each has its own connections);
+the local bus has one process, so its "other process" is the same bus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from fabula.store import RESYNC, LocalBus, Notice, RedisBus, RedisLease, Subscription
+from fabula.store.bus import channel_name, parse_message
+
+from .conftest import BusBackend, unavailable, unique_name
+
+pytestmark = pytest.mark.anyio
+
+
+async def next_notice(subscription: Subscription, timeout: float = 5.0) -> Notice:
+    return await asyncio.wait_for(anext(subscription), timeout)
+
+
+async def until(subscription: Subscription, last: dict[str, int], timeout: float = 5.0) -> list[Notice]:
+    """Every notice up to the one that brings each room in ``last`` to its seq."""
+    got: list[Notice] = []
+    seen: dict[str, int] = {}
+    while any(seen.get(room, -1) < seq for room, seq in last.items()):
+        notice = await next_notice(subscription, timeout)
+        got.append(notice)
+        if notice.room is not None:
+            seen[notice.room] = max(seen.get(notice.room, -1), notice.seq)
+    return got
+
+
+async def nothing_arrives(subscription: Subscription, within: float = 0.3) -> None:
+    with pytest.raises(TimeoutError):
+        await next_notice(subscription, within)
+
+
+# ---------------------------------------------------------------------- the bus
+
+
+async def test_a_notice_published_by_one_process_reaches_the_others(bus_backend: BusBackend) -> None:
+    first, second = await bus_backend.bus(), await bus_backend.bus()
+    with first.subscribe() as mine, second.subscribe() as theirs:
+        first.publish("ABCDE", 3)
+        assert await next_notice(theirs) == Notice("ABCDE", 3)
+        assert await next_notice(mine) == Notice("ABCDE", 3), "a process hears its own notices too"
+        second.publish("FGHJK", 0)
+        assert await next_notice(mine) == Notice("FGHJK", 0)
+        assert await next_notice(theirs) == Notice("FGHJK", 0)
+
+
+async def test_every_subscription_gets_every_notice(bus_backend: BusBackend) -> None:
+    publisher, listener = await bus_backend.bus(), await bus_backend.bus()
+    subscriptions = [listener.subscribe() for _ in range(3)]
+    for seq in range(5):
+        publisher.publish("ABCDE", seq)
+        await publisher.flush()
+    for subscription in subscriptions:
+        assert await until(subscription, {"ABCDE": 4}) == [Notice("ABCDE", seq) for seq in range(5)]
+        subscription.close()
+
+
+async def test_notices_of_a_room_arrive_in_order(bus_backend: BusBackend) -> None:
+    publisher, listener = await bus_backend.bus(), await bus_backend.bus()
+    with listener.subscribe() as subscription:
+        # one at a time, as a room's writer publishes after each append: each one arrives
+        for seq in range(30):
+            publisher.publish("ROOMA", seq)
+            publisher.publish("ROOMB", seq)
+            await publisher.flush()
+        got = await until(subscription, {"ROOMA": 29, "ROOMB": 29})
+        for room in ("ROOMA", "ROOMB"):
+            assert [n.seq for n in got if n.room == room] == list(range(30))
+
+        # a burst (published faster than sent): per room increasing, and the newest always arrives
+        for seq in range(30, 200):
+            publisher.publish("ROOMA", seq)
+            if seq % 3 == 0:
+                publisher.publish("ROOMB", seq)
+            if seq % 17 == 0:
+                await asyncio.sleep(0)
+        got = await until(subscription, {"ROOMA": 199, "ROOMB": 198})
+        for room, newest in (("ROOMA", 199), ("ROOMB", 198)):
+            seqs = [n.seq for n in got if n.room == room]
+            assert seqs == sorted(set(seqs)), f"{room} out of order: {seqs}"
+            assert seqs[-1] == newest
+        await nothing_arrives(subscription)
+
+
+async def test_a_closed_subscription_stops_receiving(bus_backend: BusBackend) -> None:
+    publisher, listener = await bus_backend.bus(), await bus_backend.bus()
+    leaving, staying = listener.subscribe(), listener.subscribe()
+    publisher.publish("ABCDE", 0)
+    assert await next_notice(leaving) == Notice("ABCDE", 0)
+    leaving.close()
+    publisher.publish("ABCDE", 1)
+    assert await next_notice(staying) == Notice("ABCDE", 0)
+    assert await next_notice(staying) == Notice("ABCDE", 1)
+    assert [notice async for notice in leaving] == [], "its iteration has ended"
+    leaving.close()  # closing twice is harmless
+    staying.close()
+
+
+async def test_a_waiting_subscriber_is_released_by_close(bus_backend: BusBackend) -> None:
+    bus = await bus_backend.bus()
+    subscription = bus.subscribe()
+
+    async def read_all() -> list[Notice]:
+        return [notice async for notice in subscription]
+
+    reader = asyncio.create_task(read_all())
+    await asyncio.sleep(0.05)
+    subscription.close()
+    assert await asyncio.wait_for(reader, 2) == []
+
+
+async def test_closing_the_bus_ends_its_subscriptions() -> None:
+    bus = LocalBus()
+    subscription = bus.subscribe()
+    await bus.close()
+    assert [notice async for notice in subscription] == []
+    bus.publish("ABCDE", 0)  # a closed bus drops what it is given
+    with pytest.raises(RuntimeError, match="closed"):
+        bus.subscribe()
+
+
+def test_messages_on_the_wire_are_code_colon_seq() -> None:
+    assert channel_name("fabula") == "fabula:rooms"
+    assert parse_message(b"ABCDE:12") == Notice("ABCDE", 12)
+    for bad in (b"ABCDE", b"ABCDE:", b":3", b"ABCDE:-1", b"ABCDE:x", b"\xff\xfe"):
+        assert parse_message(bad) is None, bad
+    assert RESYNC.room is None
+
+
+# ---------------------------------------------------------------------- leases
+
+
+async def test_only_one_holder_gets_a_lease(bus_backend: BusBackend) -> None:
+    first, second = await bus_backend.lease(), await bus_backend.lease()
+    results = await asyncio.gather(*(holder.try_acquire("timer:ABCDE:7", ttl=10) for holder in (first, second)))
+    assert sorted(results) == [False, True]
+    winner, loser = (first, second) if results[0] else (second, first)
+    assert not await winner.try_acquire("timer:ABCDE:7", ttl=10), "not re-entrant: one deadline, one firing"
+    assert await loser.try_acquire("timer:ABCDE:8", ttl=10), "another key is another lease"
+
+
+async def test_an_expired_lease_can_be_taken_by_another(bus_backend: BusBackend) -> None:
+    first, second = await bus_backend.lease(), await bus_backend.lease()
+    assert await first.try_acquire("timer:ABCDE:1", ttl=0.2)
+    assert not await second.try_acquire("timer:ABCDE:1", ttl=0.2)
+    await asyncio.sleep(0.35)
+    assert await second.try_acquire("timer:ABCDE:1", ttl=5)
+    assert not await first.release("timer:ABCDE:1"), "the first holder's lease is over"
+    assert not await first.renew("timer:ABCDE:1", ttl=5)
+    assert not await first.try_acquire("timer:ABCDE:1", ttl=5), "the second one holds it now"
+
+
+async def test_only_the_holder_releases_or_renews(bus_backend: BusBackend) -> None:
+    holder, other = await bus_backend.lease(), await bus_backend.lease()
+    assert await holder.try_acquire("sweep", ttl=0.3)
+    assert not await other.release("sweep")
+    assert not await other.renew("sweep", ttl=10)
+    assert not await other.try_acquire("sweep", ttl=10), "the failed release changed nothing"
+    assert await holder.renew("sweep", ttl=10)
+    await asyncio.sleep(0.4)
+    assert not await other.try_acquire("sweep", ttl=10), "renewed past its first ttl"
+    assert await holder.release("sweep")
+    assert not await holder.release("sweep"), "released once"
+    assert await other.try_acquire("sweep", ttl=10)
+
+
+async def test_a_lease_needs_a_positive_ttl(bus_backend: BusBackend) -> None:
+    holder = await bus_backend.lease()
+    with pytest.raises(ValueError, match="positive ttl"):
+        await holder.try_acquire("x", ttl=0)
+
+
+# ---------------------------------------------------------------------- Redis only
+
+
+async def test_namespaces_do_not_hear_each_other(redis_url: str) -> None:
+    ours, theirs = unique_name("fabula-test"), unique_name("fabula-test")
+    a, b = await RedisBus.connect(redis_url, ours), await RedisBus.connect(redis_url, theirs)
+    lease_a, lease_b = a.lease(), b.lease()
+    try:
+        with b.subscribe() as subscription:
+            a.publish("ABCDE", 0)
+            await a.flush()
+            await nothing_arrives(subscription)
+        assert await lease_a.try_acquire("timer:ABCDE:0", ttl=5)
+        assert await lease_b.try_acquire("timer:ABCDE:0", ttl=5), "another deployment's lease"
+        assert lease_a.key("k") == f"{ours}:lease:k"
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_malformed_messages_on_the_channel_are_ignored(redis_url: str) -> None:
+    namespace = unique_name("fabula-test")
+    bus = await RedisBus.connect(redis_url, namespace)
+    raw = Redis.from_url(redis_url)
+    try:
+        with bus.subscribe() as subscription:
+            await raw.publish(channel_name(namespace), b"no seq here")
+            await raw.publish(channel_name(namespace), b"ABCDE:4")
+            assert await next_notice(subscription) == Notice("ABCDE", 4)
+    finally:
+        await raw.aclose()
+        await bus.close()
+
+
+async def test_an_unreachable_redis_fails_fast() -> None:
+    started = time.monotonic()
+    with pytest.raises(Exception, match=r"(?i)connect|refused"):
+        await RedisBus.connect("redis://127.0.0.1:9/0", timeout=2)
+    with pytest.raises(Exception, match=r"(?i)connect|refused"):
+        await RedisLease.connect("redis://127.0.0.1:9/0", timeout=2)
+    assert time.monotonic() - started < 10
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivateRedis:
+    """A redis-server of this test's own, which it may kill and start again."""
+
+    def __init__(self, directory: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            unavailable("redis-server is not installed (needed to restart a Redis under test)")
+        self.binary, self.directory, self.port = binary, directory, free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no", "--dir", str(self.directory)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.02)
+        raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    server = PrivateRedis(tmp_path)
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+async def two_buses(private_redis: PrivateRedis) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
+    first = await RedisBus.connect(private_redis.url, "fabula")
+    second = await RedisBus.connect(private_redis.url, "fabula")
+    yield first, second
+    await first.close(timeout=0.5)
+    await second.close(timeout=0.5)
+
+
+async def test_the_bus_comes_back_after_redis_restarts(
+    private_redis: PrivateRedis, two_buses: tuple[RedisBus, RedisBus]
+) -> None:
+    publisher, listener = two_buses
+    with listener.subscribe() as subscription:
+        publisher.publish("ABCDE", 0)
+        assert await next_notice(subscription) == Notice("ABCDE", 0)
+
+        private_redis.kill()
+        publisher.publish("ABCDE", 1)  # Redis is down: kept and sent once it is back …
+        await asyncio.sleep(0.5)
+        assert not listener.connected
+        private_redis.start()
+
+        # … which may be before or after the listener has subscribed again: either way the
+        # listener is told to re-check (RESYNC), and then hears everything as before
+        got = [await next_notice(subscription, timeout=15)]
+        while got[-1] != RESYNC:
+            got.append(await next_notice(subscription, timeout=15))
+        assert set(got) <= {RESYNC, Notice("ABCDE", 1)}
+        assert listener.connected
+        assert listener.reconnections == 1
+        await asyncio.wait_for(publisher.flush(), 15)
+
+        publisher.publish("ABCDE", 2)
+        while (notice := await next_notice(subscription, timeout=15)) != Notice("ABCDE", 2):
+            assert notice == Notice("ABCDE", 1)
+
+
+async def test_a_redis_lease_lives_through_a_dead_holder(private_redis: PrivateRedis) -> None:
+    """A holder killed before releasing blocks the key only until its ttl runs out."""
+    dead, alive = await RedisLease.connect(private_redis.url), await RedisLease.connect(private_redis.url)
+    try:
+        assert await dead.try_acquire("timer:ABCDE:3", ttl=0.3)
+        await dead.close()  # no release: it died
+        assert not await alive.try_acquire("timer:ABCDE:3", ttl=1)
+        await asyncio.sleep(0.4)
+        assert await alive.try_acquire("timer:ABCDE:3", ttl=1)
+    finally:
+        await alive.close()
