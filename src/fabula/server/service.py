@@ -17,9 +17,11 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from fabula.bots.base import make_bot
 from fabula.cards.library import DeckError, DeckLibrary
@@ -693,15 +695,11 @@ def clean_name(name: object) -> str:
     return clean_text(name, limit=NAME_MAX, what="name")
 
 
-def settings_from(given: object, default: RoomSettings | None = None) -> RoomSettings:
-    import msgspec
-
+def settings_from(given: object) -> RoomSettings:
+    """Room settings from a request body's ``settings`` (the defaults when absent)."""
     if given is None:
-        return default or RoomSettings()
+        return RoomSettings()
     try:
         return msgspec.convert(given, RoomSettings)
     except msgspec.ValidationError as error:
         raise RoomError("bad_settings", f"Room settings: {error}") from None
-
-
-__all__: Sequence[str] = ["Connection", "RoomService", "Seat", "TokenBucket"]
