@@ -59,7 +59,7 @@ def run(config: Config) -> int:
         urls.append(f"http://{lan}:{port}/")
     if config.public_url:
         urls = [config.public_url.rstrip("/") + "/"]
-    print(f"Fabula is running — open {' or '.join(urls)}  (data in {config.data}; Ctrl+C stops)", flush=True)
+    print(f"Fabula is running — open {' or '.join(urls)}  (data in {config.data.resolve()}; Ctrl+C stops)", flush=True)
     try:  # uvloop comes with uvicorn[standard]; a faster event loop where it is available
         import uvloop
     except ImportError:
