@@ -295,7 +295,8 @@ class Room:
     def _joined(self, entry: Joined) -> None:
         if self.game is not None:
             raise RoomError("game_started", "The game has started; watch as a spectator, or wait for the next room.")
-        name = clean_text(entry.name, limit=NAME_MAX, what="name")
+        # cleaned here, in the one place every join passes, and stored cleaned (as chat is)
+        name = entry.name = clean_text(entry.name, limit=NAME_MAX, what="name")
         if entry.member != self._next_member:
             raise RoomError("bad_member", "Members are numbered in joining order.")
         high = seat_range(self.settings.mode)[1]

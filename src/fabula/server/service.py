@@ -46,7 +46,7 @@ from .entries import (
     encode,
 )
 from .metrics import Metrics
-from .room import BOT_LEVELS, COLOURS, NAME_MAX, Room, RoomError, clean_text
+from .room import BOT_LEVELS, COLOURS, NAME_MAX, Room, RoomError
 
 log = logging.getLogger("fabula.server")
 
@@ -273,7 +273,6 @@ class RoomService:
             limit = self.config.max_rooms_per_address
             raise RoomError("too_many_rooms", f"One address may keep at most {limit} rooms open.")
         now = self.clock()
-        name = clean_name(name)
         try:
             self.library.cards(settings.decks)
         except DeckError as error:
@@ -313,7 +312,6 @@ class RoomService:
         live = self.live(code)
         token = new_token()
         now = self.clock()
-        name = clean_name(name)
         made: list[Joined] = []
 
         def joined(room: Room) -> Joined:
@@ -689,10 +687,6 @@ class RoomService:
             "outcome": None if room.game.outcome is None else room.game.outcome.to_json(),
             "scores": list(room.game.scores),
         }
-
-
-def clean_name(name: object) -> str:
-    return clean_text(name, limit=NAME_MAX, what="name")
 
 
 def settings_from(given: object) -> RoomSettings:
