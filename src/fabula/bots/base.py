@@ -8,10 +8,14 @@ over the WebSocket protocol (`fabula bot`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
+from fabula.cards.model import Card
 from fabula.rules import Action, BlindClue, Tell
+
+if TYPE_CHECKING:
+    from .semantic.memory import ClueMemory
 
 #: Clue words for a bot that does not look at pictures.
 _WORDS = (
@@ -47,8 +51,25 @@ class RandomBot:
         return action
 
 
-def make_bot(level: str, rng: random.Random | None = None) -> Bot:
-    """The bot of ``level``; `ValueError` for an unknown level."""
+#: What a host can pick, weakest first: "random" plays blind; the others read the clue (see
+#: `fabula.bots.semantic.player`).
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+
+
+def make_bot(
+    level: str,
+    rng: random.Random | None = None,
+    *,
+    cards: Mapping[str, Card] | None = None,
+    memory: ClueMemory | None = None,
+) -> Bot:
+    """The bot of ``level`` for a table whose cards are ``cards`` (card id → card; a card it is
+    not told about it plays blind); ``memory``: finished rounds a hard bot may learn from.
+    `ValueError` for an unknown level."""
     if level == "random":
         return RandomBot(rng)
-    raise ValueError(f"unknown bot level {level!r}")
+    if level in BOT_LEVELS:
+        from .semantic.player import PERSONAS, SemanticBot  # the model loads only when a reader is asked for
+
+        return SemanticBot(PERSONAS[level], cards or {}, rng, memory)
+    raise ValueError(f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}")

@@ -18,9 +18,10 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 import websockets
 
+from fabula.cards.model import Card
 from fabula.rules import action_from_json
 
-from .base import Bot, RandomBot
+from .base import Bot, make_bot
 
 
 class BotClientError(Exception):
@@ -53,6 +54,20 @@ async def join(server: str, code: str, name: str | None, colour: str | None) -> 
         return seat
 
 
+async def room_cards(server: str, code: str) -> dict[str, Card]:
+    """The cards of room ``code`` as its server describes them (what a reading bot reads)."""
+    async with httpx.AsyncClient(base_url=server.rstrip("/"), timeout=10) as http:
+        response = await http.get(f"/api/rooms/{code}/cards")
+        if response.status_code != 200:
+            raise BotClientError(_error_text(response))
+        return {
+            item["id"]: Card(
+                item["id"], item.get("title", ""), item.get("description", ""), tuple(item.get("tags", ()))
+            )
+            for item in response.json()["cards"]
+        }
+
+
 def _error_text(response: httpx.Response) -> str:
     try:
         error = response.json()["error"]
@@ -70,13 +85,18 @@ async def play(
     token: str | None = None,
     seed: int | None = None,
     bot: Bot | None = None,
+    level: str = "random",
     reconnects: int = 20,
 ) -> dict[str, Any]:
-    """Play in room ``code`` until its game is over; the final scores and outcome."""
+    """Play in room ``code`` until its game is over, as ``bot`` or else a bot of ``level``; the
+    final scores and outcome."""
     code = code.upper()
     if token is None:
         token = (await join(server, code, name, colour))["token"]
-    player = bot or RandomBot(random.Random(seed))
+    if bot is None:
+        cards = await room_cards(server, code) if level != "random" else {}
+        bot = make_bot(level, random.Random(seed), cards=cards)
+    player = bot
     # ids unique to this run: a bot started again with the same token must not reuse one (the
     # server would take it for a resend and not make the move)
     prefix = secrets.token_hex(4)
@@ -135,7 +155,8 @@ async def _play_connected(
                 asking = False
                 continue
             legal = [action_from_json(action) for action in message["actions"]]
-            action = player.choose(room["game"], legal)
+            # A reading bot may think for a while the first time it sees a deck: not on the loop.
+            action = await asyncio.to_thread(player.choose, room["game"], legal)
             await socket.send(json.dumps({"type": "act", "id": next(ids), "action": action.to_json()}))
         elif kind in ("ack", "error"):
             asking = False

@@ -8,7 +8,9 @@ whole scene, one detail, or an idea the picture evokes. `card_features` compares
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +52,20 @@ class CardVectors:
         return self.description is None
 
 
+def card_texts(card: Card) -> list[str]:
+    """Every text of ``card`` that gets a vector (the same ones `CardIndex.vectors` encodes)."""
+    description = card.description.strip()
+    tags = [tag.strip() for tag in card.tags if tag.strip()]
+    joined = ", ".join(tags)
+    if not tags and description:
+        tags, joined = [description], description
+    if not description:
+        description = joined
+    if not description:
+        return []
+    return [description, joined, *tags, *associations(card)]
+
+
 class CardIndex:
     """Card vectors, cached by card (id and text) for the life of the process."""
 
@@ -62,38 +78,24 @@ class CardIndex:
         found = self._cache.get(card)
         if found is not None:
             return found
-        description = card.description.strip()
-        tags = [tag.strip() for tag in card.tags if tag.strip()]
-        joined = ", ".join(tags)
-        if not tags and description:
-            tags, joined = [description], description
-        if not description:
-            description = joined
-        if not description:
+        texts = card_texts(card)
+        if not texts:
             result = CardVectors(None, None, None, None)
         else:
-            evocations = [*tags, *associations(card)]
-            rows = self.encoder.encode([description, joined, *evocations])
-            result = CardVectors(
-                description=rows[0], tags=rows[1], tag_rows=rows[2 : 2 + len(tags)], evocations=rows[2:]
-            )
+            rows = self.encoder.encode(texts)
+            literal = len(texts) - 2 - len(associations(card))
+            result = CardVectors(description=rows[0], tags=rows[1], tag_rows=rows[2 : 2 + literal], evocations=rows[2:])
         with self._lock:
             self._cache[card] = result
         return result
 
     def warm(self, cards: list[Card]) -> None:
         """Compute every card's vectors now (one batched pass), not on first use."""
-        self.encoder.encode(
-            [
-                text
-                for card in cards
-                if card not in self._cache
-                for text in (card.description, ", ".join(card.tags), *card.tags, *associations(card))
-                if text.strip()
-            ]
-        )
+        texts = [text for card in cards if card not in self._cache for text in card_texts(card)]
+        self.encoder.encode(texts)
         for card in cards:
             self.vectors(card)
+        self.encoder.save_cache(texts)
 
 
 def card_features(clue: Vectors, table: list[CardVectors]) -> Floats:
@@ -111,3 +113,63 @@ def card_features(clue: Vectors, table: list[CardVectors]) -> Floats:
             float((card.tag_rows @ clue).mean()),
         )
     return out
+
+
+class DeckMatrix:
+    """A whole deck's vectors stacked, to score many clues against every card in one pass (what a
+    storyteller does when it weighs hundreds of clues for its hand). `features` gives exactly what
+    `card_features` gives card by card.
+    """
+
+    def __init__(self, index: CardIndex, cards: Sequence[Card]) -> None:
+        self.ids = tuple(card.id for card in cards)
+        self.position = {card_id: i for i, card_id in enumerate(self.ids)}
+        table = [index.vectors(card) for card in cards]
+        dims = index.encoder.encode_one("").shape[0]
+        zero = np.zeros(dims, dtype=np.float32)
+        self.blind = np.array([card.blind for card in table], dtype=bool)
+        self.description = np.stack([zero if c.description is None else c.description for c in table])
+        self.tags = np.stack([zero if c.tags is None else c.tags for c in table])
+        # Evocations and tag rows are flattened (one matrix product for all cards), then gathered
+        # back into a padded cards × most-rows grid; the pad points at an extra column of -inf.
+        self.evocations, self.evocation_grid = _flatten([c.evocations for c in table], dims)
+        self.tag_rows, self.tag_grid = _flatten([c.tag_rows for c in table], dims)
+
+    def features(self, clues: Vectors) -> Floats:
+        """Clues × cards × `TEXT_FEATURES` (a blind card gets `TYPICAL`)."""
+        count = len(clues)
+        out = np.empty((count, len(self.ids), len(TEXT_FEATURES)), dtype=np.float64)
+        out[:, :, 0] = clues @ self.description.T
+        out[:, :, 1] = clues @ self.tags.T
+        evoked = _gathered(clues @ self.evocations.T, self.evocation_grid)
+        evoked.sort(axis=2)
+        out[:, :, 2] = evoked[:, :, -1]
+        top3 = evoked[:, :, -3:]
+        valid = np.isfinite(top3)
+        out[:, :, 3] = np.where(valid, top3, 0.0).sum(axis=2) / np.maximum(valid.sum(axis=2), 1)
+        tagged = _gathered(clues @ self.tag_rows.T, self.tag_grid)
+        valid = np.isfinite(tagged)
+        out[:, :, 4] = np.where(valid, tagged, 0.0).sum(axis=2) / np.maximum(valid.sum(axis=2), 1)
+        out[:, self.blind, :] = np.asarray(TYPICAL)
+        return out
+
+
+def _flatten(blocks: list[Vectors | None], dims: int) -> tuple[Vectors, npt.NDArray[np.intp]]:
+    """Rows of every block in one matrix, and a cards × widest-block grid of row numbers (the
+    matrix's row count, one past the end, where a card has fewer rows)."""
+    rows = [block if block is not None else np.zeros((0, dims), dtype=np.float32) for block in blocks]
+    flat = np.concatenate(rows) if rows else np.zeros((0, dims), dtype=np.float32)
+    widest = max((len(block) for block in rows), default=0) or 1
+    grid = np.full((len(rows), widest), len(flat), dtype=np.intp)
+    start = 0
+    for i, block in enumerate(rows):
+        grid[i, : len(block)] = np.arange(start, start + len(block))
+        start += len(block)
+    return flat, grid
+
+
+def _gathered(similarities: npt.NDArray[np.floating[Any]], grid: npt.NDArray[np.intp]) -> Floats:
+    """Clues × flat rows → clues × cards × widest, -inf in the padding."""
+    padded = np.concatenate([similarities, np.full((len(similarities), 1), -np.inf)], axis=1)
+    result: Floats = padded[:, grid].astype(np.float64)
+    return result

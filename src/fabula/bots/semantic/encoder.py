@@ -6,13 +6,18 @@ model itself — a six-layer BERT encoder, mean pooling over the tokens, L2 norm
 numpy, `tokenizers` and `safetensors`, so nothing is downloaded at run time and no torch is needed.
 Its vectors match the reference implementation (sentence-transformers) to about 1e-6.
 
-`shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector.
+`shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector,
+and keeps the vectors of card texts and candidate clues on disk (`vector_cache_file`), so a new
+process does not spend ~20 s re-reading the original deck.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import os
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,6 +75,16 @@ def _layer_norm(x: Vectors, weight: Vectors, bias: Vectors, eps: float) -> Vecto
     return result
 
 
+def vector_cache_file() -> Path:
+    """Where the shared encoder keeps vectors between processes: ``$FABULA_VECTOR_CACHE``, else
+    ``$XDG_CACHE_HOME/fabula`` (``~/.cache/fabula``). The file names the model, so another model
+    never reads it."""
+    if explicit := os.environ.get("FABULA_VECTOR_CACHE"):
+        return Path(explicit)
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "fabula" / f"{MODEL_PACKAGE}-vectors.npz"
+
+
 class Encoder:
     """all-MiniLM-L6-v2: texts in, unit-length 384-dimensional float32 vectors out.
 
@@ -77,7 +92,7 @@ class Encoder:
     cache stays small — it is cleared past ``cache_size`` entries).
     """
 
-    def __init__(self, folder: Path | None = None, cache_size: int = 200_000) -> None:
+    def __init__(self, folder: Path | None = None, cache_size: int = 200_000, cache_file: Path | None = None) -> None:
         from safetensors.numpy import load_file
         from threadpoolctl import ThreadpoolController
         from tokenizers import Tokenizer
@@ -127,6 +142,48 @@ class Encoder:
         self._cache: dict[str, Vectors] = {}
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self.cache_file = cache_file
+        self._saved: set[str] = set()
+        if cache_file is not None:
+            self._load_cache(cache_file)
+
+    def _load_cache(self, path: Path) -> None:
+        """Vectors saved by an earlier process (a missing or unreadable file is no error)."""
+        try:
+            with np.load(path, allow_pickle=False) as saved:
+                texts, vectors = saved["texts"], saved["vectors"]
+        except (OSError, ValueError, KeyError):
+            return
+        if vectors.ndim != 2 or vectors.shape[1] != DIMENSIONS or len(texts) != len(vectors):
+            return
+        for text, vector in zip(texts.tolist(), vectors, strict=True):
+            self._cache[text] = vector.astype(np.float32)
+        self._saved = set(self._cache)
+
+    def save_cache(self, texts: Sequence[str]) -> None:
+        """Keep these texts' vectors (already computed) on disk for the next process, beside those
+        kept before. Written to a temporary file, then renamed, so a reader never sees half a file."""
+        path = self.cache_file
+        if path is None:
+            return
+        with self._lock:
+            fresh = [t for t in dict.fromkeys(texts) if t in self._cache and t not in self._saved]
+            if not fresh:
+                return
+            keep = [*self._saved, *fresh]
+            vectors = np.stack([self._cache[t] for t in keep])
+            self._saved.update(fresh)
+        # A read-only home is no error: the vectors are simply recomputed next time.
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+                try:
+                    np.savez(handle, texts=np.array(keep), vectors=vectors)
+                    handle.close()
+                    os.replace(handle.name, path)
+                except OSError:
+                    os.unlink(handle.name)
+                    raise
 
     def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Vectors:
         """One padded batch (B × T ids, 1 for real tokens in ``mask``) → B unit vectors."""
@@ -204,7 +261,7 @@ def shared_encoder() -> Encoder:
     if _shared is None:
         with _shared_lock:
             if _shared is None:
-                _shared = Encoder()
+                _shared = Encoder(cache_file=vector_cache_file())
                 loads += 1
     return _shared
 
