@@ -130,12 +130,13 @@ def test_the_hard_storyteller_expects_more_than_the_easy_one() -> None:
         view, legal = game.view(teller), game.legal_actions(teller)
         hand = np.array([plan.matrix.position[action.card] for action in legal])  # type: ignore[union-attr]
         expected = hard._expected_scores(view, plan, hand)
-        scores = []
+        cards = [action.card for action in legal if isinstance(action, Tell)]
+        scores: list[float] = []
         for bot in (hard, easy):
             move = bot.choose(view, legal)
             assert isinstance(move, Tell)
-            row = clue_row.get(move.clue.lower())
-            scores.append(expected[row, [a.card for a in legal].index(move.card)] if row is not None else 0.0)  # type: ignore[union-attr]
+            row = clue_row.get((move.clue or "").lower())
+            scores.append(float(expected[row][cards.index(move.card)]) if row is not None else 0.0)
         gains.append(scores[0] - scores[1])
     assert min(gains) >= -1e-9
     assert float(np.mean(gains)) > 0.3
@@ -153,7 +154,7 @@ def test_blind_cards_still_get_legal_moves_from_every_level() -> None:
         seat = rng.choice(game.awaiting)
         legal = game.legal_actions(seat)
         move = bots[seat].choose(game.view(seat), legal)
-        blanked = move.with_clue(None) if isinstance(move, Tell) else move
+        blanked = Tell(move.seat, move.card, None) if isinstance(move, Tell) else move
         assert blanked in legal
         game.apply(move)
 
