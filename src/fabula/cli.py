@@ -119,6 +119,57 @@ def _add_deck_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     sheet.set_defaults(run=_deck_sheet)
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from fabula.commands.arena import run
+
+    options = _options(args.options)
+    if options is None:
+        return 2
+    if args.games < 1:
+        print("error: --games must be at least 1", file=sys.stderr)
+        return 2
+    bots = [level.strip() for level in args.bots.split(",") if level.strip()]
+    return run(args.mode, args.players, args.games, bots, seed=args.seed, options=options, as_json=args.json)
+
+
+def _options(text: str | None) -> dict[str, object] | None:
+    """``--options`` as a dict, or None after printing why it is not a JSON object."""
+    try:
+        options = json.loads(text) if text else {}
+    except json.JSONDecodeError as error:
+        print(f"error: --options is not JSON: {error}", file=sys.stderr)
+        return None
+    if not isinstance(options, dict):
+        print("error: --options must be a JSON object", file=sys.stderr)
+        return None
+    return options
+
+
+def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`fabula arena`: bots of several levels against each other."""
+    arena = commands.add_parser(
+        "arena",
+        help="bots of several levels play each other; print how each level did",
+        description="Play games between bots and print, per level: win rate (a shared victory counts as 1/k "
+        "of a win for each of the k tied winners; 95% Wilson interval), how often it scored as storyteller, "
+        "how often its votes found the storyteller's card, the votes its decoys drew per round, and its mean "
+        "final score; overall: how often every voter or no voter found the card. Each game has its own seed "
+        "(from --seed), uses the original deck, and gives the levels to the seats in a fresh random order.",
+    )
+    arena.add_argument("--mode", choices=sorted(MODES), default="odyssey")
+    arena.add_argument("--players", type=int, default=4)
+    arena.add_argument("--games", type=int, default=20)
+    arena.add_argument(
+        "--bots",
+        default="hard,random",
+        help="one bot level per seat, comma-separated, cycled when shorter than --players (default: hard,random)",
+    )
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--options", help="options as a JSON object, e.g. '{\"target_score\": 20}'")
+    arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.set_defaults(run=_arena)
+
+
 def _ai_eval(args: argparse.Namespace) -> int:
     from fabula.commands.ai import run_eval
 
@@ -157,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_deck_commands(commands)
     _add_ai_commands(commands)
+    _add_arena_command(commands)
 
     from fabula.server.config import add_arguments
 
@@ -176,6 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--colour", default=None, help="rabbit colour (default: the first free one)")
     bot.add_argument("--token", default=None, help="a seat token to take back a seat instead of joining")
     bot.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
+    bot.add_argument(
+        "--level",
+        default="normal",
+        choices=("random", "easy", "normal", "hard"),
+        help="how the bot plays: random plays blind; the others read the clue and the cards' descriptions "
+        "(default: normal)",
+    )
     bot.set_defaults(run=_bot)
     return parser
 
@@ -199,7 +258,15 @@ def _bot(args: argparse.Namespace) -> int:
 
     try:
         result = asyncio.run(
-            play(args.server, args.room, name=args.name, colour=args.colour, token=args.token, seed=args.seed)
+            play(
+                args.server,
+                args.room,
+                name=args.name,
+                colour=args.colour,
+                token=args.token,
+                seed=args.seed,
+                level=args.level,
+            )
         )
     except BotClientError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -1,0 +1,387 @@
+"""Bots against bots: many games at one table, and how each level did — `fabula arena`.
+
+Every game has its own seed (drawn from the arena's seed), the original deck, and one new bot
+per seat (its random generator derived from the game's seed). The levels of the ``bots`` list are
+given to the seats in a fresh random order each game, so that no level always opens, and the
+list is cycled when it is shorter than the table (``["hard", "random"]`` at 5 seats: three hard
+bots, two random ones).
+
+What is measured, per level (over every seat that level held):
+
+- ``win_rate``: wins per seat-game. A shared victory counts as 1/k of a win for each of the k tied
+  winners (in teams mode: for each of the k tied teams, and each member of a winning team holds
+  that share), so in a game without teams the shares add up to exactly one win. The 95% interval
+  is Wilson's score interval over the seat-games; the seats of one game are not independent (one
+  player's win is the others' loss), so read it as a guide, not an exact bound;
+- ``storyteller_scored_rate``: of the rounds that level told, how many the storyteller scored as
+  storyteller (`RoundResult.storyteller_scored`);
+- ``finder_accuracy``: of that level's votes, how many found the storyteller's card (not in party
+  mode, where voting is not finding: ``None``);
+- ``decoy_votes_per_round``: the tokens other players put on that level's cards in rounds where it
+  played a card but was not the storyteller, per such round (votes on one's own card, allowed in
+  party mode, do not count);
+- ``score_mean``: the final score (in teams mode, the team's score).
+
+Overall: the storyteller scored rate, and the share of rounds where every voter (all found) or
+no voter (none found) found the storyteller's card — the two ways a storyteller scores nothing
+outside party mode (``None`` in party mode).
+
+>>> report = run_arena("odyssey", 3, 2, ["random"], seed=1)
+>>> report.games, report.levels["random"].seats
+(2, 6)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fabula.bots.base import Bot, make_bot
+from fabula.cards.model import Card
+from fabula.cards.original import original_deck
+from fabula.rules import (
+    Action,
+    BlindClue,
+    Game,
+    IllegalAction,
+    Phase,
+    PlaceRed,
+    Play,
+    Propose,
+    RoundResult,
+    Ruleset,
+    Tell,
+    Vote,
+    clean_clue,
+)
+from fabula.rules.events import RoundScored
+
+#: z for a two-sided 95% interval
+Z95 = 1.959963984540054
+#: a round that takes more moves than this (per seat) is a bot that keeps changing its mind
+MOVES_PER_SEAT_PER_ROUND = 50
+
+
+class ArenaError(RuntimeError):
+    """A bot broke the game: an illegal move, or a round that never ends."""
+
+
+class IllegalBotMove(ArenaError):
+    """A bot returned a move that is not among its seat's legal moves (a bug in that bot)."""
+
+    def __init__(self, level: str, seat: int, move: object, reason: str, game: Game) -> None:
+        self.level, self.seat, self.move, self.reason = level, seat, move, reason
+        super().__init__(
+            f"bot level {level!r} at seat {seat} made an illegal move: {move!r} "
+            f"({reason}; {game.mode} with {game.seats} seats, seed {game.seed}, round {game.round}, "
+            f"{game.phase.value} phase)"
+        )
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (``successes`` may be fractional).
+
+    >>> low, high = wilson_interval(5, 10)
+    >>> round(low, 3), round(high, 3)
+    (0.237, 0.763)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(max(0.0, p * (1 - p) / trials + z2 / (4 * trials * trials))) / denominator
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def seat_levels(bots: Sequence[str], players: int) -> list[str]:
+    """One level per seat: ``bots`` cycled to ``players`` entries (before the per-game shuffle).
+
+    >>> seat_levels(["hard", "random"], 5)
+    ['hard', 'random', 'hard', 'random', 'hard']
+    """
+    if not bots:
+        raise ValueError("name at least one bot level")
+    return [bots[i % len(bots)] for i in range(players)]
+
+
+def blank_clue(action: Action) -> Action:
+    """``action`` as `Game.legal_actions` lists it: a `Tell` or `BlindClue` with ``clue=None``."""
+    if type(action) is Tell:
+        return Tell(action.seat, action.card, None)
+    if type(action) is BlindClue:
+        return BlindClue(action.seat, None)
+    return action
+
+
+_ACTION_TYPES = (Tell, BlindClue, Play, Propose, Vote, PlaceRed)
+
+
+def checked_move(bot: Bot, level: str, game: Game, seat: int) -> Action:
+    """Ask ``bot`` (of ``level``) for ``seat``'s move; `IllegalBotMove` unless it is legal now."""
+    legal = game.legal_actions(seat)
+    move: object = bot.choose(game.view(seat), legal)
+    if not isinstance(move, _ACTION_TYPES):
+        raise IllegalBotMove(level, seat, move, "not an action", game)
+    if move.seat != seat:
+        raise IllegalBotMove(level, seat, move, f"a move for seat {move.seat}", game)
+    if blank_clue(move) not in legal:
+        raise IllegalBotMove(level, seat, move, f"not one of the {len(legal)} legal moves", game)
+    if isinstance(move, Tell | BlindClue):
+        try:
+            clean_clue(move.clue)
+        except IllegalAction as error:
+            raise IllegalBotMove(level, seat, move, f"{error.code}: {error.message}", game) from error
+    return move
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    levels: Sequence[str],
+    rng: random.Random,
+    on_round: Callable[[RoundResult], object] | None = None,
+) -> Game:
+    """Play ``game`` to its end, seat s moving with ``bots[s]`` (of level ``levels[s]``); when several
+    seats are awaited, ``rng`` picks which moves next. ``on_round`` is told each round's result."""
+    limit = MOVES_PER_SEAT_PER_ROUND * game.seats
+    moves, round_ = 0, game.round
+    while game.phase is not Phase.OVER:
+        awaiting = game.awaiting
+        seat = awaiting[0] if len(awaiting) == 1 else awaiting[rng.randrange(len(awaiting))]
+        move = checked_move(bots[seat], levels[seat], game, seat)
+        try:
+            events = game.apply(move)
+        except IllegalAction as error:  # checked_move lets nothing through that apply refuses
+            raise IllegalBotMove(levels[seat], seat, move, f"{error.code}: {error.message}", game) from error
+        if game.round != round_:
+            moves, round_ = 0, game.round
+        else:
+            moves += 1
+            if moves > limit:
+                raise ArenaError(
+                    f"round {round_} of a {game.mode} game with {game.seats} seats (seed {game.seed}) took over "
+                    f"{limit} moves: the bots keep changing their moves; the last was {move!r} by level "
+                    f"{levels[seat]!r} at seat {seat}"
+                )
+        if on_round is not None:
+            for event in events:
+                if type(event) is RoundScored:
+                    on_round(event.result)
+    return game
+
+
+@dataclass
+class _Tally:
+    """Running counts for one level."""
+
+    seats: int = 0
+    wins: float = 0.0
+    score_total: int = 0
+    told: int = 0
+    told_scored: int = 0
+    votes: int = 0
+    found: int = 0
+    decoy_rounds: int = 0
+    decoy_votes: int = 0
+
+
+@dataclass
+class _Overall:
+    """Running counts over every round."""
+
+    rounds: int = 0
+    scored: int = 0
+    all_found: int = 0
+    none_found: int = 0
+
+    def add(self, result: RoundResult) -> None:
+        found, voters = len(result.finders), len(result.voters)
+        self.rounds += 1
+        self.scored += result.storyteller_scored
+        self.all_found += found == voters
+        self.none_found += found == 0
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    """One level's figures over the arena (``None``: nothing to measure, e.g. never told a story)."""
+
+    seats: int
+    wins: float
+    win_rate: float
+    win_rate_low: float
+    win_rate_high: float
+    storyteller_rounds: int
+    storyteller_scored_rate: float | None
+    votes: int
+    finder_accuracy: float | None
+    decoy_rounds: int
+    decoy_votes_per_round: float | None
+    score_mean: float
+
+
+@dataclass(frozen=True)
+class ArenaReport:
+    """The figures of `run_arena`; ``to_json`` is what ``fabula arena --json`` prints."""
+
+    mode: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+    seconds: float
+    rounds: int
+    levels: dict[str, LevelStats]
+    storyteller_scored_rate: float
+    #: rounds where every voter found the storyteller's card (None in party mode)
+    all_found_rate: float | None
+    #: rounds where no voter found it (None in party mode)
+    none_found_rate: float | None
+    #: the two together: rounds the storyteller lost to a clue too plain or too obscure
+    all_or_none_found_rate: float | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "players": self.players,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "options": self.options,
+            "games": self.games,
+            "seconds": self.seconds,
+            "rounds": self.rounds,
+            "levels": {level: vars(stats).copy() for level, stats in self.levels.items()},
+            "storyteller_scored_rate": self.storyteller_scored_rate,
+            "all_found_rate": self.all_found_rate,
+            "none_found_rate": self.none_found_rate,
+            "all_or_none_found_rate": self.all_or_none_found_rate,
+        }
+
+
+def _rate(part: float, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _round_of(tallies: Sequence[_Tally], result: RoundResult, party: bool) -> None:
+    """Add one round's facts to the tallies of the levels at its seats (``tallies[seat]``)."""
+    storyteller = result.storyteller
+    teller = tallies[storyteller]
+    teller.told += 1
+    teller.told_scored += result.storyteller_scored
+    owners = result.owners
+    drawn = [0] * len(tallies)
+    for voter, slots in enumerate(result.votes):
+        for slot in slots:
+            owner = owners[slot - 1]
+            if owner != voter:
+                drawn[owner] += 1
+    for seat in set(owners):
+        if seat != storyteller:
+            tallies[seat].decoy_rounds += 1
+            tallies[seat].decoy_votes += drawn[seat]
+    if not party:
+        finders = set(result.finders)
+        for voter in result.voters:
+            tallies[voter].votes += 1
+            tallies[voter].found += voter in finders
+
+
+def run_arena(
+    mode: str,
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    cards: Sequence[Card] | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> ArenaReport:
+    """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
+    shuffled each game); ``cards`` defaults to the original deck; ``progress`` is told after each
+    game. Raises `fabula.rules.InvalidSetup` for a table the mode does not allow, `ValueError` for
+    an unknown level, `ArenaError` (`IllegalBotMove`) when a bot breaks the rules."""
+    if games < 1:
+        raise ValueError("play at least one game")
+    levels = seat_levels(list(bots), players)
+    party = Ruleset.create(mode, players, options).mode.clue_before_hand  # InvalidSetup for a bad table
+    deck = tuple(cards) if cards is not None else original_deck().cards
+    by_id = {card.id: card for card in deck}
+    deck_ids = [card.id for card in deck]
+    rng = random.Random(seed)
+    tallies = {level: _Tally() for level in dict.fromkeys(levels)}
+    overall = _Overall()
+
+    start = time.perf_counter()
+    for _ in range(games):
+        game_seed = rng.getrandbits(63)
+        game = Game.new(mode, players, options=options, seed=game_seed, deck=deck_ids)
+        order = list(levels)
+        random.Random(f"{game_seed}/seats").shuffle(order)
+        seat_bots = [
+            make_bot(level, random.Random(f"{game_seed}/bot/{seat}"), cards=by_id) for seat, level in enumerate(order)
+        ]
+        seat_tallies = [tallies[level] for level in order]
+
+        def on_round(result: RoundResult, seat_tallies: list[_Tally] = seat_tallies) -> None:
+            _round_of(seat_tallies, result, party)
+            overall.add(result)
+
+        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), on_round)
+        outcome = game.outcome
+        assert outcome is not None
+        # A shared victory: 1/k of a win for each of the k tied players (or teams, whose members
+        # each hold their team's share).
+        shares = len(outcome.winning_teams if outcome.winning_teams is not None else outcome.winners)
+        winners = set(outcome.winners)
+        for seat, tally in enumerate(seat_tallies):
+            tally.seats += 1
+            tally.score_total += outcome.scores[seat]
+            if seat in winners:
+                tally.wins += 1 / shares
+        if progress is not None:
+            progress(1)
+    seconds = time.perf_counter() - start
+
+    stats: dict[str, LevelStats] = {}
+    for level, tally in tallies.items():
+        low, high = wilson_interval(tally.wins, tally.seats)
+        stats[level] = LevelStats(
+            seats=tally.seats,
+            wins=round(tally.wins, 4),
+            win_rate=round(tally.wins / tally.seats, 4),
+            win_rate_low=round(low, 4),
+            win_rate_high=round(high, 4),
+            storyteller_rounds=tally.told,
+            storyteller_scored_rate=_rate(tally.told_scored, tally.told),
+            votes=tally.votes,
+            finder_accuracy=None if party else _rate(tally.found, tally.votes),
+            decoy_rounds=tally.decoy_rounds,
+            decoy_votes_per_round=_rate(tally.decoy_votes, tally.decoy_rounds),
+            score_mean=round(tally.score_total / tally.seats, 3),
+        )
+    rounds = overall.rounds
+    return ArenaReport(
+        mode=mode,
+        players=players,
+        bots=tuple(bots),
+        seed=seed,
+        options=dict(options or {}),
+        games=games,
+        seconds=round(seconds, 3),
+        rounds=rounds,
+        levels=stats,
+        storyteller_scored_rate=round(overall.scored / rounds, 4),
+        all_found_rate=None if party else _rate(overall.all_found, rounds),
+        none_found_rate=None if party else _rate(overall.none_found, rounds),
+        all_or_none_found_rate=None if party else _rate(overall.all_found + overall.none_found, rounds),
+    )
