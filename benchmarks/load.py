@@ -34,6 +34,7 @@ sampled ceiling; about a minute and a half). The issue's figures:
     python benchmarks/load.py --rooms 834 --phases idle,paced --duration 60   # 5,004 players
     python benchmarks/load.py --rooms 834 --phases max --ceiling both          # at full load
     python benchmarks/load.py --server http://host:8000 --server-pid 1234      # a running server
+    python benchmarks/load.py --phases max --database postgresql://… --redis redis://…  # scale-out backends
 
 Targets (issue 7, this 2-core machine): one process holds 5,000 connected players (six-player
 rooms, one action per player every 10 s) with p99 ≤ 200 ms and no errors; at full load at least
@@ -149,6 +150,9 @@ class Server:
     process: subprocess.Popen[bytes] | None = None
     folder: Path | None = None
     name: str = "fabula"
+    #: (database URL, Redis URL or None, namespace) of a started server's PostgreSQL schema and
+    #: Redis keys, dropped when it stops
+    shared: tuple[str, str | None, str] | None = None
 
     def stop(self) -> None:
         if self.process is not None:
@@ -160,6 +164,31 @@ class Server:
                 self.process.wait()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+        if self.shared is not None:
+            drop_namespace(*self.shared)
+
+
+def drop_namespace(database: str, redis_url: str | None, namespace: str) -> None:
+    """Drop what a started server left in PostgreSQL and Redis."""
+    import asyncpg
+    import redis
+
+    async def drop_schema() -> None:
+        connection = await asyncpg.connect(database)
+        try:
+            await connection.execute(f'DROP SCHEMA IF EXISTS "{namespace}" CASCADE')
+        finally:
+            await connection.close()
+
+    asyncio.run(drop_schema())
+    if redis_url is not None:
+        client = redis.Redis.from_url(redis_url)
+        try:
+            keys = list(client.scan_iter(match=f"{namespace}:*", count=500))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
 
 
 def start_server(command: list[str], name: str, folder: Path, pin: set[int] | None) -> Server:
@@ -212,7 +241,15 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None) -> Server:
         "--message-burst=1000",
         f"--log-level={args.server_log_level}",
     ]
-    return start_server(command, "fabula serve", folder, pin)
+    namespace = f"fabula_load_{os.getpid()}"
+    if args.database:
+        command += [f"--database={args.database}", f"--namespace={namespace}"]
+    if args.redis:
+        command.append(f"--redis={args.redis}")
+    server = start_server(command, "fabula serve", folder, pin)
+    if args.database:
+        server.shared = (args.database, args.redis, namespace)
+    return server
 
 
 def start_transport(sample: Path | None, pin: set[int] | None) -> Server:
@@ -1306,6 +1343,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="pin the started server to one core and the generator to the others (default on)",
     )
     parser.add_argument("--durability", choices=("process", "power"), default="process")
+    parser.add_argument(
+        "--database", help="start fabula serve with --database URL (a schema of its own, dropped afterwards)"
+    )
+    parser.add_argument("--redis", help="and with --redis URL: every entry announced as with several processes")
     parser.add_argument("--server-log-level", default="info", help="fabula serve --log-level (default info)")
     parser.add_argument(
         "--signal-window",

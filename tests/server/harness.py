@@ -6,9 +6,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import secrets
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -187,3 +192,63 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+class ServeProcess:
+    """`fabula serve` as a child process on a port of its own, with ``options`` (the scale-out
+    tests run several on one database). Its output goes to ``log``."""
+
+    def __init__(self, options: list[str], log: Path) -> None:
+        self.options, self.log = options, log
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30) -> None:
+        """Start it and wait until /healthz answers."""
+        command = [sys.executable, "-m", "fabula.cli", "serve", "--port", str(self.port), *self.options]
+        env = {name: value for name, value in os.environ.items() if not name.startswith("FABULA_")}
+        env["PYTHONUNBUFFERED"] = "1"
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + timeout
+        with httpx.Client(base_url=self.url, timeout=2) as http:
+            while True:
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"fabula serve exited with {self.proc.returncode}:\n{self.log_tail()}")
+                try:
+                    if http.get("/healthz").status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"fabula serve did not answer /healthz:\n{self.log_tail()}")
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye to the store, the bus or anyone."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop it the way an operator would (SIGTERM), or kill it if it does not stop."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def log_tail(self, lines: int = 30) -> str:
+        if not self.log.exists():
+            return ""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    async def metrics(self) -> dict[str, float]:
+        """The samples of its /metrics page, by name (labels included)."""
+        async with httpx.AsyncClient(base_url=self.url, timeout=5) as http:
+            text = (await http.get("/metrics")).text
+        samples = [line.rsplit(" ", 1) for line in text.splitlines() if line and line[0] != "#"]
+        return {name: float(value) for name, value in samples}

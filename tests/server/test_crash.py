@@ -515,7 +515,7 @@ class Table:
         return reply
 
     async def add_bot(self, room: RoomRecord) -> None:
-        await self.host_says(room, {"type": "add_bot"})
+        await self.host_says(room, {"type": "add_bot", "level": "random"})
         room.bots_acked += 1
 
     async def set_teams(self, room: RoomRecord) -> None:

@@ -478,7 +478,7 @@ WRONG_TYPES: list[tuple[str, str, list[Any]]] = [
     ("teams", "pairs", ["x", {}, [1, 2], [["a", "b"]], [[1.5, 2]], [[True, False]], None, [[None]]]),
     ("kick", "member", ["1", 1.5, None, [], {}, True, "0"]),
     ("pass_host", "member", ["1", 1.5, None, [], {}, True]),
-    ("add_bot", "level", [1, None, [], True, "", "hard", "RANDOM", "<script>"]),
+    ("add_bot", "level", [1, None, [], True, "", "genius", "RANDOM", "<script>"]),
 ]
 EXTRA_KEYS = ["x", "seat", "room", "code", "__proto__", "constructor", "Type", "ID", "id ", "", "\x00", "k" * 300]
 EXTRA_KEYS += ["member", "token", "text", "action", "level", "settings", "pairs", "team_only"]
@@ -705,7 +705,7 @@ class Hostile:
             ({"type": "start"}, "game_started"),
             ({"type": "rematch"}, "not_over"),
             ({"type": "add_bot"}, "game_started"),
-            ({"type": "add_bot", "level": rng.choice(["<script>", "", "hard"])}, "malformed"),
+            ({"type": "add_bot", "level": rng.choice(["<script>", "", "genius"])}, "malformed"),
             ({"type": "kick", "member": self.table.member}, "kick_self"),
             ({"type": "kick", "member": stranger}, "unknown_member"),
             ({"type": "pass_host", "member": stranger}, "unknown_member"),

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from fabula.cli import build_parser
+from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
 from fabula.server.entries import Acted, decode
 from fabula.server.service import CODE_ALPHABET
@@ -146,6 +147,37 @@ def test_every_setting_is_an_option_and_an_environment_variable(tmp_path: Path) 
     for name in Config.__dataclass_fields__:
         assert f"--{name.replace('_', '-')}" in serve_help
         assert f"FABULA_{name.upper()}" in serve_help
+
+
+def test_the_scale_out_backends_are_settings_too(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    default = from_arguments(parser.parse_args([]), {"FABULA_DATA": str(tmp_path)})
+    assert (default.database, default.redis, default.scaled_out) == ("", "", False)
+    assert describe(default) == f"rooms in SQLite at {(tmp_path / 'rooms.sqlite3').resolve()}"
+    env = {
+        "FABULA_DATABASE": "postgresql://fabula:secret@db:5432/fabula",
+        "FABULA_REDIS": "redis://cache:6379/0",
+        "FABULA_NAMESPACE": "staging",
+    }
+    config = from_arguments(parser.parse_args([]), env)
+    assert config.scaled_out
+    assert config.namespace == "staging"
+    shown = describe(config)
+    assert "secret" not in shown, "no password in the start-up line"
+    assert "postgresql://fabula:***@db:5432/fabula (schema staging)" in shown
+    assert "through Redis at redis://cache:6379/0" in shown
+    alone = from_arguments(parser.parse_args(["--database", "postgresql://db/fabula"]), {})
+    assert not alone.scaled_out
+    assert "this process alone" in describe(alone)
+    for given, refused in [
+        ({"FABULA_REDIS": "redis://cache"}, "--redis needs --database"),
+        ({"FABULA_DATABASE": "mysql://db/fabula"}, "--database is a postgresql"),
+        ({"FABULA_DATABASE": "postgresql://db/f", "FABULA_REDIS": "http://cache"}, "--redis is a redis"),
+        ({"FABULA_NAMESPACE": "Fabula-Prod"}, "--namespace"),
+    ]:
+        with pytest.raises(ValueError, match=refused):
+            from_arguments(parser.parse_args([]), given)
 
 
 @pytest.mark.anyio

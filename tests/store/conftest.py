@@ -1,7 +1,7 @@
 """Backends for the shared store and bus suites: every test runs against each of them.
 
-PostgreSQL and Redis are the real services named by ``FABULA_TEST_DATABASE_URL`` and
-``FABULA_TEST_REDIS_URL``. Where one cannot be reached its tests are skipped with the reason —
+PostgreSQL and Redis are the real services of `tests.services` (``FABULA_TEST_DATABASE_URL``,
+``FABULA_TEST_REDIS_URL``). Where one cannot be reached its tests are skipped with the reason —
 unless ``CI=true``, where an unreachable service fails them: CI must not pass by skipping.
 
 Isolation: every PostgreSQL test gets a schema of its own (random name, dropped afterwards) and
@@ -11,17 +11,10 @@ every Redis test a namespace of its own (random channel and lease keys), so runs
 
 from __future__ import annotations
 
-import asyncio
-import os
-import secrets
-from collections.abc import AsyncIterator, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, NoReturn
 
-import asyncpg
 import pytest
-from redis.asyncio import Redis
 
 from fabula.store import (
     Bus,
@@ -36,67 +29,10 @@ from fabula.store import (
     SqliteStore,
 )
 
-DATABASE_URL = os.environ.get("FABULA_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("FABULA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+from ..services import drop_schema, postgres_url, redis_url, unavailable, unique_name
 
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in {"true", "1", "yes"}
-
-
-def unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason} (CI=true: a missing service is a failure, not a skip)")
-    pytest.skip(reason)
-
-
-async def _postgres_error() -> str | None:
-    try:
-        connection = await asyncpg.connect(DATABASE_URL, timeout=3)
-    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
-        return f"{type(error).__name__}: {error}"
-    await connection.close()
-    return None
-
-
-async def _redis_error() -> str | None:
-    redis = Redis.from_url(REDIS_URL, socket_connect_timeout=3, socket_timeout=3)
-    try:
-        await redis.ping()
-    except Exception as error:
-        return f"{type(error).__name__}: {error}"
-    finally:
-        await redis.aclose()
-    return None
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> str:
-    """``FABULA_TEST_DATABASE_URL``, reachable (else skip, or fail under CI)."""
-    error = run_aside(_postgres_error)
-    if error is not None:
-        unavailable(f"PostgreSQL at {DATABASE_URL} is unreachable ({error}); set FABULA_TEST_DATABASE_URL")
-    return DATABASE_URL
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    """``FABULA_TEST_REDIS_URL``, reachable (else skip, or fail under CI)."""
-    error = run_aside(_redis_error)
-    if error is not None:
-        unavailable(f"Redis at {REDIS_URL} is unreachable ({error}); set FABULA_TEST_REDIS_URL")
-    return REDIS_URL
-
-
-def run_aside(check: Callable[[], Coroutine[Any, Any, str | None]]) -> str | None:
-    """Run an async check on a loop of its own (a fixture may ask while a test's loop runs)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, check()).result()
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix}_{os.getpid()}_{secrets.token_hex(6)}"
-
+# re-exported: the suites here import them from this conftest
+__all__ = ["drop_schema", "postgres_url", "redis_url", "unavailable", "unique_name"]
 
 # ---------------------------------------------------------------------- event stores
 
@@ -147,14 +83,6 @@ class PostgresBackend(StoreBackend):
     async def cleanup(self) -> None:
         await super().cleanup()
         await drop_schema(self.url, self.schema)
-
-
-async def drop_schema(url: str, schema: str) -> None:
-    connection = await asyncpg.connect(url)
-    try:
-        await connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    finally:
-        await connection.close()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -169,6 +169,15 @@ def timer_phases() -> list[str]:
     return phases
 
 
+def bot_levels() -> list[str]:
+    """The levels the lobby offers, as the client lists them; they must be the server's."""
+    from fabula.bots.base import BOT_LEVELS
+
+    levels = _js_string_array(r"const BOT_LEVELS = \[([^\]]*)\]", scripts()["screens/room.js"])
+    assert sorted(levels) == sorted(BOT_LEVELS), levels
+    return levels
+
+
 def family_keys() -> dict[str, frozenset[str]]:
     """Every key each run-time family can produce (optional families produce none that must exist)."""
     mode_names = modes()
@@ -181,6 +190,8 @@ def family_keys() -> dict[str, frozenset[str]]:
         "start.timer.*": frozenset(f"start.timer.{phase}" for phase in timer_phases()),
         "rules.*.title": frozenset(f"rules.{section}.title" for section in sections),
         "rules.*.text": frozenset(f"rules.{section}.text" for section in sections),
+        "bot.*": frozenset(f"bot.{level}" for level in bot_levels()),
+        "bot.*.hint": frozenset(f"bot.{level}.hint" for level in bot_levels()),
         "error.*": frozenset(),
     }
 

@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from fabula.server.app import create_app
+from fabula.server.backends import describe
 from fabula.server.config import Config
 from fabula.server.logs import configure
 
@@ -59,7 +60,11 @@ def run(config: Config) -> int:
         urls.append(f"http://{lan}:{port}/")
     if config.public_url:
         urls = [config.public_url.rstrip("/") + "/"]
-    print(f"Fabula is running — open {' or '.join(urls)}  (data in {config.data.resolve()}; Ctrl+C stops)", flush=True)
+    print(
+        f"Fabula is running — open {' or '.join(urls)}  (data in {config.data.resolve()}; {describe(config)}; "
+        "Ctrl+C stops)",
+        flush=True,
+    )
     try:  # uvloop comes with uvicorn[standard]; a faster event loop where it is available
         import uvloop
     except ImportError:

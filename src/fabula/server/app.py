@@ -43,8 +43,8 @@ from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.rules import MODES, RulesError
-from fabula.store import SqliteStore
 
+from .backends import describe, open_backends
 from .config import Config
 from .metrics import Metrics
 from .room import COLOURS, seat_range
@@ -94,12 +94,12 @@ def create_app(
     library = DeckLibrary(config.data, builtin=[original_deck()])
     cards = CardFiles(library)
     metrics = Metrics()
-    store = SqliteStore(config.database, durability="power" if config.durability == "power" else "process")
-    service = RoomService(config, store, library, metrics, clock=clock, rng=rng)
+    service = RoomService(config, library, metrics, clock=clock, rng=rng)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await service.start()
+        await service.start(await open_backends(config))
+        log.info("serving", extra={"backends": describe(config)})
         app.state.service = service
         yield
         await service.stop()
@@ -139,7 +139,7 @@ def create_app(
 
     async def room_summary(request: Request) -> Response:
         try:
-            summary = service.summary(request.path_params["code"])
+            summary = await service.summary(request.path_params["code"])
         except RulesError as error:
             return refused(error)
         return JSONResponse({**summary, "join_url": join_url(request, summary["code"])})
@@ -154,7 +154,7 @@ def create_app(
 
     async def room_qr(request: Request) -> Response:
         try:
-            code = service.live(request.path_params["code"]).room.code
+            code = (await service.find(request.path_params["code"])).room.code
         except RulesError as error:
             return refused(error)
         qr = segno.make(join_url(request, code), error="m")
@@ -169,7 +169,7 @@ def create_app(
 
     async def room_log(request: Request) -> Response:
         try:
-            return JSONResponse(service.finished_log(request.path_params["code"]))
+            return JSONResponse(await service.finished_log(request.path_params["code"]))
         except RulesError as error:
             return refused(error)
 
@@ -212,9 +212,17 @@ def create_app(
         return Response(found.data, media_type=found.media_type, headers=headers)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "rooms": len(service.rooms)})
+        health: dict[str, Any] = {"status": "ok", "rooms": len(service.rooms)}
+        backends = service.backends
+        if backends is not None and backends.shared:
+            # Still "ok" while the bus is down: this process serves its clients, the store keeps
+            # them consistent, and taking every process out at once would be worse.
+            health |= {"store": "postgresql", "bus": "redis", "bus_connected": backends.bus_connected}
+        return JSONResponse(health)
 
     async def metrics_page(request: Request) -> Response:
+        if service.backends is not None:
+            metrics.bus_connected.set(1 if service.backends.bus_connected else 0)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
     page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
@@ -225,13 +233,20 @@ def create_app(
     async def room_cards(request: Request) -> Response:
         """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
         try:
-            room = service.live(request.path_params["code"]).room
+            room = (await service.find(request.path_params["code"])).room
             found = library.cards(room.settings.decks)
         except RulesError as error:
             return refused(error)
         except DeckError as error:
             return error_response(404, "bad_decks", error.message)
-        return JSONResponse({"cards": [{"id": card.id, "description": card.description} for card in found]})
+        return JSONResponse(
+            {
+                "cards": [
+                    {"id": card.id, "title": card.title, "description": card.description, "tags": list(card.tags)}
+                    for card in found
+                ]
+            }
+        )
 
     def origin_allowed(websocket: WebSocket) -> bool:
         """A browser always sends Origin: it must be this server (or one configured); a client

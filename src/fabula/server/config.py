@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, get_type_hints
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,27 @@ class Config:
     data: Path = field(default=Path("data"), metadata={"help": "data folder: the room database, imported decks"})
     public_url: str = field(
         default="", metadata={"help": "the URL players open, for join links and QR codes (default: from the request)"}
+    )
+    database: str = field(
+        default="",
+        metadata={
+            "help": "postgresql://user:password@host:5432/name — keep rooms in PostgreSQL, so that several "
+            "processes can serve them (with --redis); default: SQLite in the data folder"
+        },
+    )
+    redis: str = field(
+        default="",
+        metadata={
+            "help": "redis://host:6379/0 — tell the other processes of this deployment about every change "
+            "(needs --database); default: this process is the only one"
+        },
+    )
+    namespace: str = field(
+        default="fabula",
+        metadata={
+            "help": "the PostgreSQL schema and the prefix of the Redis keys and channels: every process of one "
+            "deployment uses the same (lower-case letters, digits, _)"
+        },
     )
     durability: str = field(
         default="process",
@@ -35,6 +58,13 @@ class Config:
         default=60, metadata={"help": "a bot moves for a seat whose player has been away this long"}
     )
     bot_delay_seconds: float = field(default=1.0, metadata={"help": "how long a bot 'thinks' before its move"})
+    bot_memory: bool = field(
+        default=True,
+        metadata={
+            "help": "hard bots learn from the clues and votes of games finished on this server "
+            "(only once a game is over; kept in memory, per process)"
+        },
+    )
     max_message_bytes: int = field(default=16_384, metadata={"help": "largest WebSocket message accepted"})
     messages_per_second: float = field(default=10, metadata={"help": "sustained messages per connection"})
     message_burst: int = field(default=40, metadata={"help": "messages per connection allowed in a burst"})
@@ -56,10 +86,39 @@ class Config:
             raise ValueError(f"--durability is 'process' or 'power'; got {self.durability!r}")
         if self.log_level.lower() not in ("debug", "info", "warning", "error"):
             raise ValueError(f"--log-level is debug, info, warning or error; got {self.log_level!r}")
+        if self.database and urlsplit(self.database).scheme not in ("postgresql", "postgres"):
+            raise ValueError(f"--database is a postgresql:// URL; got {redacted(self.database)!r}")
+        if self.redis and urlsplit(self.redis).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(f"--redis is a redis:// (or rediss://, unix://) URL; got {redacted(self.redis)!r}")
+        if self.redis and not self.database:
+            # Processes share rooms through the database; SQLite is one file of one process.
+            raise ValueError("--redis needs --database: processes share their rooms through PostgreSQL")
+        if not _NAMESPACE.fullmatch(self.namespace):
+            raise ValueError(
+                f"--namespace: lower-case letters, digits and _, not starting with a digit; got {self.namespace!r}"
+            )
 
     @property
-    def database(self) -> Path:
+    def sqlite_path(self) -> Path:
+        """The room database when no --database is given."""
         return self.data / "rooms.sqlite3"
+
+    @property
+    def scaled_out(self) -> bool:
+        """Several processes may serve the same rooms: each tells the others through Redis."""
+        return bool(self.redis)
+
+
+_NAMESPACE = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, to show in messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +128,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help_text = f"{spec.metadata.get('help', '')} [env {env}; default {_show(spec.default)}]"
         if spec.name == "allow_origin":
             parser.add_argument(flag, action="append", default=None, metavar="ORIGIN", help=help_text)
+        elif spec.type in (bool, "bool"):
+            parser.add_argument(flag, default=None, metavar="yes|no", help=help_text)
         else:
             parser.add_argument(flag, default=None, help=help_text, choices=spec.metadata.get("choices"))
 
@@ -102,6 +163,13 @@ def _convert(name: str, kind: Any, value: str | Sequence[str]) -> Any:
             return int(str(value))
         if kind is float:
             return float(str(value))
+        if kind is bool:
+            word = str(value).strip().lower()
+            if word in ("1", "true", "yes", "on"):
+                return True
+            if word in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(word)
         if kind == tuple[str, ...]:
             parts = value.split(",") if isinstance(value, str) else list(value)
             return tuple(part.strip().rstrip("/") for part in parts if part.strip())

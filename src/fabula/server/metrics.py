@@ -17,6 +17,26 @@ class Metrics:
             "fabula_auto_moves", "Moves made by bots (bot seats, timers, absent players)", registry=registry
         )
         self.errors = Counter("fabula_errors", "Client messages refused, by error code", ["code"], registry=registry)
+        # several processes (--database with --redis): how they keep step
+        self.conflicts = Counter(
+            "fabula_store_conflicts",
+            "Appends refused because another process stored that seq first (the request was tried again)",
+            registry=registry,
+        )
+        self.followed = Counter(
+            "fabula_entries_followed", "Entries another process stored, applied here from the store", registry=registry
+        )
+        self.scheduled_elsewhere = Counter(
+            "fabula_scheduled_elsewhere",
+            "Due timer, bot or hand-off entries left to another process that held the lease",
+            registry=registry,
+        )
+        self.bus_connected = Gauge(
+            "fabula_bus_connected",
+            "1 while the bus to the other processes is connected (always 1 with one process)",
+            registry=registry,
+        )
+        self.bus_connected.set(1)
         self.action_seconds = Histogram(
             "fabula_action_seconds",
             "From receiving a game action to every connection of the room having its update queued",

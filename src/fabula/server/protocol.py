@@ -67,9 +67,11 @@ class SetTeams(ClientMessage, tag="teams"):
 
 
 class AddBot(ClientMessage, tag="add_bot"):
-    """Host, before the start: a bot takes a free seat."""
+    """Host, before the start: a bot takes a free seat. ``random`` plays blind; ``easy``, ``normal``
+    and ``hard`` read the clue and the cards' descriptions (on a deck without descriptions they
+    play blind too)."""
 
-    level: Literal["random"] = "random"
+    level: Literal["random", "easy", "normal", "hard"] = "normal"
 
 
 class Kick(ClientMessage, tag="kick"):

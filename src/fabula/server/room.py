@@ -19,9 +19,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from fabula.bots.base import BOT_LEVELS
 from fabula.cards.library import NAME_PATTERN
-from fabula.rules import MODES, Game, Options, Phase, Ruleset, action_from_json
+from fabula.rules import MODES, Game, Options, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.errors import RulesError
+from fabula.rules.events import RoundScored
 
 from .entries import (
     Acted,
@@ -56,7 +58,6 @@ NAME_MAX = 24
 CHAT_MAX = 300
 CHAT_KEPT = 100
 TIMER_RANGE = (10, 3600)
-BOT_LEVELS = ("random",)
 
 Status = Literal["lobby", "playing", "over"]
 _JOINERS = frozenset("\u200c\u200d")
@@ -141,6 +142,9 @@ class Room:
         self.game: Game | None = None
         self.seating: list[int] = []
         self.games_started = 0
+        #: the revealed rounds of the current (or last) game, oldest first: what bots may learn
+        #: from once the game is over
+        self.rounds: list[RoundResult] = []
         #: the sequence number the next entry gets
         self.seq = 0
         self.created_at = 0.0
@@ -376,6 +380,7 @@ class Room:
         )
         self.game, self.seating = game, list(entry.seating)
         self.games_started += 1
+        self.rounds = []
         self.phase_since = entry.at
 
     def _acted(self, entry: Acted) -> None:
@@ -390,7 +395,9 @@ class Room:
             raise RoomError("not_your_seat", "You can only move for your own seat.")
         before = (game.round, game.phase)
         action = action_from_json(payload)
-        game.apply(action)
+        for event in game.apply(action):
+            if type(event) is RoundScored:
+                self.rounds.append(event.result)
         # the log keeps the move as the engine read it, not whatever else the client sent along
         entry.action = action.to_json()
         if (game.round, game.phase) != before:

@@ -5,30 +5,40 @@ before anyone hears of them, and sends every connection of a room its own new sn
 
 Per room one asyncio lock makes that sequence atomic; a failed append rebuilds the room from the
 store, so memory never runs ahead of what is durable.
+
+Several processes (``--database`` and ``--redis``) may hold the same room. The store's unique
+(room, seq) decides between them: an append that finds its seq taken rebuilds the room from the
+store and tries the request again on the room as it now is. Every append is announced on the bus,
+and `fabula.server.cluster` brings the other processes' copies up to date; scheduled entries
+(timers, bots, absent players, host hand-off) are made by whichever process takes a lease first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from fabula.bots.base import make_bot
+from fabula.bots.base import BOT_LEVELS
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.rules import Phase, RulesError
-from fabula.store import EventStore, SeqTaken
+from fabula.store import SPECTATORS, Bus, EventStore, Lease, LocalBus, Seen, SeqTaken, StoredEntry
 
 from . import protocol as p
+from .autoplay import STAND_IN_LEVEL, AutoPlayers
+from .backends import Backends
+from .cluster import Cluster
 from .config import Config
 from .entries import (
     Acted,
@@ -46,13 +56,18 @@ from .entries import (
     encode,
 )
 from .metrics import Metrics
-from .room import BOT_LEVELS, COLOURS, NAME_MAX, Room, RoomError
+from .room import COLOURS, NAME_MAX, Room, RoomError
 
 log = logging.getLogger("fabula.server")
 
 #: Room codes avoid look-alikes: no 0/O, 1/I/L, no U/V.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
 CODE_LENGTH = 5
+#: How often a request is tried on a room that other processes keep changing under it.
+COMMIT_ATTEMPTS = 5
+#: Seconds a process has, once it took the lease on a scheduled entry, to store it (a bot's
+#: thinking included); if it dies first, another process makes the entry after this long.
+LEASE_SECONDS = 5.0
 
 
 def new_token() -> str:
@@ -135,12 +150,34 @@ class LiveRoom:
     room: Room
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    #: since when each member has had no connection (members absent from the dict are connected)
+    #: since when each member has had no connection (members absent from the dict are connected),
+    #: here or — with several processes — through any other
     gone_since: dict[int, float] = field(default_factory=dict)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     scheduler: asyncio.Task[None] | None = None
     created_by: str = ""
     idle_since: float = 0.0
+    #: the members connected through other processes (always empty with one process)
+    remote: frozenset[int] = frozenset()
+    #: member → the room's seq when they last said hello (anywhere), and when they last left:
+    #: a member who left the game is back at the table only if their hello came after
+    back_at: dict[int, int] = field(default_factory=dict)
+    left_at: dict[int, int] = field(default_factory=dict)
+    #: the newest seq another process announced; a task (`follower`) catches up to it
+    behind: int = -1
+    follower: asyncio.Task[None] | None = None
+
+    def present(self) -> set[int]:
+        """The members connected to this room, through this process or another."""
+        here = {c.member for c in self.connections if c.member is not None}
+        return here | self.remote if self.remote else here
+
+    def seen_here(self) -> list[Seen]:
+        """What this process announces of this room to the others."""
+        members = {c.member for c in self.connections}
+        return [
+            Seen(SPECTATORS, 0) if member is None else Seen(member, self.back_at.get(member, 0)) for member in members
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,42 +193,70 @@ class RoomService:
     def __init__(
         self,
         config: Config,
-        store: EventStore,
         library: DeckLibrary,
         metrics: Metrics,
         *,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
     ) -> None:
-        self.config, self.store, self.library, self.metrics, self.clock = config, store, library, metrics, clock
+        """The service for ``config``; `start` gives it its store and bus."""
+        self.config, self.library, self.metrics, self.clock = config, library, metrics, clock
         self.rng = rng or random.SystemRandom()
         self.rooms: dict[str, LiveRoom] = {}
         self.connections_by_address: dict[str, int] = {}
+        self.store: EventStore  # set by start
+        self.bus: Bus = LocalBus()
+        #: None with one process: every scheduled entry is this process's to make
+        self.lease: Lease | None = None
+        #: the part that keeps step with other processes; None with one process
+        self.cluster: Cluster | None = None
+        self.backends: Backends | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.autoplay = AutoPlayers(library, memory=config.bot_memory)
+        #: rooms being loaded from the store now (several processes), so that two requests share one load
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
 
     # ------------------------------------------------------------------ life cycle
 
-    async def start(self) -> None:
-        """Load every stored room (its timers and bots resume) and start the idle sweeper."""
-        now = self.clock()
-        for code in await self.store.room_codes():
-            try:
-                room = await self._rebuild(code)
-            except (RulesError, ValueError) as error:  # a damaged log must not stop the others
-                log.error("room cannot be rebuilt", extra={"room": code, "error": str(error)})
-                continue
-            if room is None:  # created but its first entry never landed: never acknowledged
-                await self.store.delete_room(code)
-                continue
-            live = LiveRoom(room, idle_since=now)
-            live.gone_since = dict.fromkeys(room.members, now)
-            self.rooms[code] = live
-            self._start_scheduler(live)
+    async def start(self, backends: Backends) -> None:
+        """Take ``backends`` (`stop` closes them) and start the idle sweeper.
+
+        One process: every stored room is loaded now (its timers and bots resume). Several: a room
+        is loaded when someone asks for it, and the cluster keeps it in step with the others."""
+        self.backends = backends
+        self.store, self.bus, self.lease = backends.store, backends.bus, backends.lease
+        if backends.presence is not None:
+            self.cluster = Cluster(self, backends.bus, backends.presence)
+            self.cluster.start()
+        else:
+            await self._load_every_room()
         self.metrics.rooms.set(len(self.rooms))
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
+    async def _load_every_room(self) -> None:
+        now = self.clock()
+        for code in await self.store.room_codes():
+            try:
+                replayed = self._replay(code, await self.store.load(code))
+            except (RulesError, ValueError) as error:  # a damaged log must not stop the others
+                log.error("room cannot be rebuilt", extra={"room": code, "error": str(error)})
+                continue
+            if replayed is None:  # created but its first entry never landed: never acknowledged
+                await self.store.delete_room(code)
+                continue
+            room, left_at = replayed
+            live = LiveRoom(room, idle_since=now, left_at=left_at)
+            live.gone_since = dict.fromkeys(room.members, now)
+            self.rooms[code] = live
+            self._start_scheduler(live)
+            self.autoplay.learn(room)  # a game that ended before a restart still teaches
+
     async def stop(self) -> None:
-        tasks = [live.scheduler for live in self.rooms.values() if live.scheduler] + [self._sweeper]
+        if self.cluster is not None:
+            await self.cluster.stop()
+        tasks = [self._sweeper]
+        for live in self.rooms.values():
+            tasks += [live.scheduler, live.follower]
         for task in tasks:
             if task is not None:
                 task.cancel()
@@ -199,64 +264,195 @@ class RoomService:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await self.store.close()
+        if self.backends is not None:
+            await self.backends.close()
 
     async def _rebuild(self, code: str) -> Room | None:
-        entries = await self.store.load(code)
-        if not entries:
+        """Room ``code`` as its stored log makes it; None if nothing is stored."""
+        replayed = self._replay(code, await self.store.load(code))
+        return None if replayed is None else replayed[0]
+
+    @staticmethod
+    def _replay(code: str, stored: list[StoredEntry]) -> tuple[Room, dict[int, int]] | None:
+        """The room its entries make, and the seq of each member's last leaving; None if none."""
+        if not stored:
             return None
         room = Room(code)
-        for stored in entries:
-            room.apply(decode(stored.data))
-        return room
+        left_at: dict[int, int] = {}
+        for item in stored:
+            entry = decode(item.data)
+            room.apply(entry)
+            if isinstance(entry, Left):
+                left_at[entry.member] = item.seq
+        return room, left_at
 
     # ------------------------------------------------------------------ the one way a room changes
 
-    async def commit(self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry]) -> int:
+    async def commit(self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry], *, retry: bool = True) -> int:
         """Apply the entry (or the entry ``make`` builds inside the room's lock, for one that
         depends on the room), store it, tell everyone; the entry's sequence number.
-        `RulesError` (nothing changed) if the room refuses it."""
+        `RulesError` (nothing changed) if the room refuses it.
+
+        If another process stored an entry at that seq first, the room is rebuilt from the store
+        and — with ``retry`` — the entry is made again on the room as it is now: checked again, so
+        a move that is no longer legal gets its usual error; a client message id the other
+        process has already stored gets that entry's seq, never a second entry. Scheduled entries
+        are not made again (the host hand-off passes ``retry=False``; a bot's move refuses itself
+        once the room changed): what is due is planned again from the new state instead."""
         async with live.lock:
-            room = live.room
-            entry = make(room) if callable(make) else make
-            seq = room.seq
-            room.apply(entry)
-            try:
-                await self.store.append(room.code, seq, encode(entry), entry.at)
-            except Exception as error:
-                # Memory ran ahead of the store: go back to what is durable.
-                rebuilt = await self._rebuild(room.code)
-                if rebuilt is not None:
-                    live.room = rebuilt
-                if isinstance(error, SeqTaken):
+            attempt = 0
+            while True:
+                room = live.room
+                entry = make(room) if callable(make) else make
+                if attempt and entry.client_id is not None:
+                    done = room.client_ids.get((entry.by, entry.client_id))
+                    if done is not None:  # made once already (through another process): not again
+                        return done
+                seq = room.seq
+                room.apply(entry)
+                try:
+                    await self.store.append(room.code, seq, encode(entry), entry.at)
+                except SeqTaken:
+                    self.metrics.conflicts.inc()
+                    await self._resync(live, seq)
+                    attempt += 1
+                    if retry and attempt < COMMIT_ATTEMPTS:
+                        continue
                     raise RoomError(
                         "conflict", "Someone else changed the room at the same moment; try again."
                     ) from None
-                log.exception("append failed", extra={"room": room.code})
-                raise RoomError("store_failed", "The server could not save that; try again.") from None
+                except Exception:
+                    # Memory ran ahead of the store: go back to what is durable.
+                    rebuilt = await self._rebuild(room.code)
+                    if rebuilt is not None:
+                        live.room = rebuilt
+                    log.exception("append failed", extra={"room": room.code})
+                    raise RoomError("store_failed", "The server could not save that; try again.") from None
+                break
+            if isinstance(entry, Left):
+                live.left_at[entry.member] = seq
+            self.bus.publish(room.code, seq)
             self._publish(live, entry)
         return seq
+
+    async def _resync(self, live: LiveRoom, since: int) -> None:
+        """Rebuild ``live``'s room from the store after memory applied an entry the store refused
+        at seq ``since``. The entries from ``since`` on are another process's: this process's
+        connections hear of them as if they had been caught up."""
+        code = live.room.code
+        stored = await self.store.load(code)
+        if not stored:  # deleted by another process (an idle sweep) in the meantime
+            self.unload(code)
+            raise RoomError("no_room", f"There is no room {code!r}; check the code.")
+        replayed = self._replay(code, stored[:since])
+        if replayed is None:  # pragma: no cover - an entry at `since` exists, so entry 0 does
+            return
+        live.room, live.left_at = replayed
+        self._apply_stored(live, stored[since:])
+        # Memory knew who came back to the table since they left; the log does not say it.
+        for member, back in live.back_at.items():
+            found = live.room.members.get(member)
+            if found is not None and live.left_at.get(member, -1) < back:
+                found.away = False
+        self._send_states(live)
+        live.wake.set()
+
+    async def catch_up(self, live: LiveRoom) -> bool:
+        """Apply what other processes appended to ``live``'s room since its seq and tell this
+        process's connections; whether there was anything."""
+        async with live.lock:
+            code = live.room.code
+            stored = await self.store.load(code, since=live.room.seq)
+            if not stored:
+                return False
+            try:
+                self._apply_stored(live, stored)
+            except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins
+                log.error("catching up failed; rebuilding", extra={"room": code, "error": str(error)})
+                await self._resync(live, live.room.seq)
+            return True
+
+    def _apply_stored(self, live: LiveRoom, stored: list[StoredEntry]) -> None:
+        """Apply entries another process stored (from ``live.room.seq`` on) and send this
+        process's connections what they would have got had the entries been made here."""
+        room = live.room
+        changed = False
+        for item in stored:
+            if item.seq < room.seq:  # had it already
+                continue
+            entry = decode(item.data)
+            room.apply(entry)
+            self.metrics.followed.inc()
+            if isinstance(entry, Said):
+                self._send_chat(live, entry)
+                continue
+            changed = True
+            if isinstance(entry, Left):
+                live.left_at[entry.member] = item.seq
+            elif isinstance(entry, Joined) and entry.bot is None and entry.member not in live.present():
+                live.gone_since[entry.member] = self.clock()  # joined over HTTP; not connected yet
+        if changed:
+            self._send_states(live)
+            live.wake.set()
+
+    def seen_elsewhere(self, live: LiveRoom, seen: list[Seen]) -> None:
+        """What the other processes announce of ``live``'s room now: who is connected through
+        them, and since which hello. A member connected anywhere is not gone here; one who said
+        hello after leaving the game is back at the table (as a hello here would make them)."""
+        room = live.room
+        remote = frozenset(s.member for s in seen if s.member != SPECTATORS)
+        changed = remote != live.remote
+        for s in seen:
+            member = room.members.get(s.member)
+            if member is None or s.since <= live.back_at.get(s.member, -1):
+                continue
+            live.back_at[s.member] = s.since
+            if member.away and live.left_at.get(s.member, -1) < s.since:
+                member.away = False
+                changed = True
+        if not changed:
+            return
+        here = {c.member for c in live.connections}
+        now = self.clock()
+        for member_id in remote - live.remote:
+            live.gone_since.pop(member_id, None)
+        for member_id in live.remote - remote:
+            if member_id not in here and member_id in room.members:
+                live.gone_since[member_id] = now
+        live.remote = remote
+        self._send_states(live)  # their rabbits light up or go grey here too
+        live.wake.set()
+        if self.cluster is not None:
+            # someone went from another process — maybe with it, before it could announce its
+            # last entry: ask the store
+            self.cluster.follow(live, live.room.seq)
 
     def _publish(self, live: LiveRoom, entry: AnyEntry) -> None:
         room = live.room
         if isinstance(entry, Said):
-            line = p.ChatLine(entry.member, room.members[entry.member].name, entry.text, entry.team_only, entry.at)
-            readers = room.chat[-1][1]
-            for connection in live.connections:
-                if readers is None or connection.member in readers:
-                    connection.send(line)
+            self._send_chat(live, entry)
             return
         if isinstance(entry, Started):
             log.info("game started", extra={"room": room.code, "mode": room.settings.mode, "seats": len(room.seating)})
         elif isinstance(entry, Acted) and room.status == "over" and room.game is not None:
             log.info("game over", extra={"room": room.code, "rounds": room.game.round, "scores": room.game.scores})
+            self.autoplay.learn(room)
         self._send_states(live)
         live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
+
+    def _send_chat(self, live: LiveRoom, said: Said) -> None:
+        """The line just applied (the room's newest) to every connection that may read it."""
+        room = live.room
+        line = p.ChatLine(said.member, room.members[said.member].name, said.text, said.team_only, said.at)
+        readers = room.chat[-1][1]
+        for connection in live.connections:
+            if readers is None or connection.member in readers:
+                connection.send(line)
 
     def _send_states(self, live: LiveRoom) -> None:
         """Every connection of the room gets its member's new snapshot (computed once per member)."""
         room = live.room
-        present = {c.member for c in live.connections if c.member is not None}
+        present = live.present()
         snapshots: dict[int | None, p.State] = {}
         for connection in live.connections:
             member = connection.member
@@ -293,7 +489,7 @@ class RoomService:
             await self.commit(live, Created(at=now, settings=settings))
             await self.commit(live, Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token)))
         except BaseException:  # a room without its host is not a room: forget it entirely
-            del self.rooms[code]
+            self.rooms.pop(code, None)
             await self.store.delete_room(code)
             raise
         self._start_scheduler(live)
@@ -303,13 +499,75 @@ class RoomService:
         return Seat(code, 0, token)
 
     def live(self, code: str) -> LiveRoom:
+        """Room ``code`` if this process holds it (a greeted connection's room always is)."""
         live = self.rooms.get(code.upper())
         if live is None:
             raise RoomError("no_room", f"There is no room {code!r}; check the code.")
         return live
 
+    async def find(self, code: str) -> LiveRoom:
+        """Room ``code``; with several processes, loaded from the store if this process does not
+        hold it yet (another one made it, or this one let it go). `RoomError` ``no_room`` if
+        there is no such room."""
+        live = self.rooms.get(code.upper())
+        if live is not None or self.cluster is None:
+            return self.live(code)
+        key = code.upper()
+        if len(key) != CODE_LENGTH or not set(key) <= set(CODE_ALPHABET):
+            return self.live(code)  # no code was ever made like that: no need to ask the store
+        loading = self._loading.get(key)
+        if loading is None:
+            loading = asyncio.create_task(self._load(key))
+            self._loading[key] = loading
+            loading.add_done_callback(self._loaded)
+        # shielded: a client that goes away does not cancel a load another request waits for
+        return await asyncio.shield(loading)
+
+    def _loaded(self, task: asyncio.Task[LiveRoom]) -> None:
+        for code, loading in list(self._loading.items()):
+            if loading is task:
+                del self._loading[code]
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every client that waited for it may have gone
+
+    async def _load(self, code: str) -> LiveRoom:
+        assert self.cluster is not None
+        try:
+            replayed = self._replay(code, await self.store.load(code))
+        except ValueError as error:  # a damaged log: as if there were no such room
+            log.error("room cannot be rebuilt", extra={"room": code, "error": str(error)})
+            replayed = None
+        if replayed is None:
+            raise RoomError("no_room", f"There is no room {code!r}; check the code.")
+        room, left_at = replayed
+        now = self.clock()
+        live = LiveRoom(room, idle_since=now, left_at=left_at)
+        self.rooms[code] = live
+        await self.cluster.arrived(live)
+        live.gone_since = {m.id: now for m in room.members.values() if m.bot is None and m.id not in live.remote}
+        self._start_scheduler(live)
+        self.autoplay.learn(room)
+        self.metrics.rooms.set(len(self.rooms))
+        log.info("room loaded", extra={"room": code, "seq": room.seq})
+        return live
+
+    def unload(self, code: str) -> None:
+        """Let go of room ``code`` (it stays in the store): nobody here uses it any more."""
+        live = self.rooms.pop(code, None)
+        if live is None:
+            return
+        self.metrics.rooms.set(len(self.rooms))
+        if live.lock.locked():
+            # In the middle of storing an entry: cancelled now, it might be stored and never
+            # announced. Its loops see that the room is let go, and end, once it is done.
+            live.wake.set()
+            return
+        for task in (live.scheduler, live.follower):
+            if task is not None:
+                task.cancel()
+
     async def join(self, code: str, name: str, colour: str) -> Seat:
-        live = self.live(code)
+        live = await self.find(code)
         token = new_token()
         now = self.clock()
         made: list[Joined] = []
@@ -352,11 +610,14 @@ class RoomService:
         member = connection.member
         now = self.clock()
         if member is not None and not any(c.member == member for c in live.connections):
-            live.gone_since[member] = now
+            if member not in live.remote:  # else still at the table, through another process
+                live.gone_since[member] = now
             live.wake.set()
             self._send_states(live)  # the others see the rabbit go grey
         if not live.connections:
             live.idle_since = now
+        if self.cluster is not None and connection.greeted:
+            self.cluster.changed_here(live.room.code)
 
     async def handle(self, connection: Connection, data: bytes | str) -> None:
         """Answer one message; never raises for anything the client sent."""
@@ -424,9 +685,19 @@ class RoomService:
         cid = message.id
         room = live.room
 
-        def host_only() -> None:
-            if room.host != member:
+        def host_only(current: Room = room) -> None:
+            if current.host != member:
                 raise RoomError("not_host", "Only the host can do that.")
+
+        def as_host(make: Callable[[Room], AnyEntry]) -> Callable[[Room], AnyEntry]:
+            """Checked once more on the room the entry is made on: if another process changed the
+            room first, the request is made again on the new room, where hosting may have passed."""
+
+            def made(current: Room) -> AnyEntry:
+                host_only(current)
+                return make(current)
+
+            return made
 
         match message:
             case p.Act():
@@ -445,30 +716,41 @@ class RoomService:
                     self.library.cards(message.settings.decks)
                 except DeckError as error:
                     raise RoomError("bad_decks", error.message) from None
-                return SettingsChanged(at=now, client_id=cid, by=member, settings=message.settings)
+                settings = message.settings
+                return as_host(lambda _: SettingsChanged(at=now, client_id=cid, by=member, settings=settings))
             case p.SetTeams():
                 host_only()
-                return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
+                pairs = message.pairs
+                return as_host(lambda _: TeamsSet(at=now, client_id=cid, by=member, pairs=pairs))
             case p.AddBot():
                 host_only()
                 if message.level not in BOT_LEVELS:
                     raise RoomError("unknown_bot", f"Unknown bot level {message.level!r}.")
-                return lambda r: self._bot_joins(r, now, cid, member, message.level)
+                self.autoplay.warm(live.room, message.level)
+                level = message.level
+                return as_host(lambda r: self._bot_joins(r, now, cid, member, level))
             case p.Kick():
                 host_only()
                 if message.member == member:
                     raise RoomError("kick_self", "To give up your seat, leave.")
-                return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
+                kicked = message.member
+                return as_host(lambda _: Left(at=now, client_id=cid, by=member, member=kicked, kicked=True))
             case p.PassHost():
                 host_only()
-                return HostPassed(at=now, client_id=cid, by=member, member=message.member)
+                heir = message.member
+                return as_host(lambda _: HostPassed(at=now, client_id=cid, by=member, member=heir))
             case p.Start() | p.Rematch():
                 host_only()
-                if isinstance(message, p.Rematch) and room.status != "over":
-                    raise RoomError("not_over", "A rematch is offered when the game is over.")
-                if isinstance(message, p.Start) and room.status != "lobby":
-                    raise RoomError("game_started", "The game has started already.")
-                return lambda r: self._start_entry(r, now, cid, member)
+                rematch = isinstance(message, p.Rematch)
+
+                def started(current: Room) -> Started:
+                    if rematch and current.status != "over":
+                        raise RoomError("not_over", "A rematch is offered when the game is over.")
+                    if not rematch and current.status != "lobby":
+                        raise RoomError("game_started", "The game has started already.")
+                    return self._start_entry(current, now, cid, member)
+
+                return as_host(started)
         raise RoomError("unknown_type", f"Unknown message type {type(message).__name__}.")  # pragma: no cover
 
     def _bot_joins(self, room: Room, now: float, cid: str, by: int, level: str) -> Joined:
@@ -503,7 +785,11 @@ class RoomService:
         if connection.greeted:
             raise RoomError("already_greeted", "This connection has said hello already.")
         assert connection.code is not None
-        live = self.live(connection.code)
+        live = await self.find(connection.code)
+        if self.cluster is not None:
+            # A process that died between storing an entry and announcing it leaves the others
+            # behind without a notice: a client coming over from it must find its last move here.
+            await self.catch_up(live)
         room = live.room
         member = None
         if message.token is not None:
@@ -520,7 +806,10 @@ class RoomService:
             # Back at the table: the bot stops playing for them. (After a restart the log marks
             # them away again until they reconnect, which is what happened in the meantime.)
             room.members[member].away = False
+            live.back_at[member] = room.seq  # (other processes learn it from this process's presence)
             live.wake.set()
+        if self.cluster is not None:
+            self.cluster.changed_here(room.code)
         chat = [
             p.ChatLine(
                 said.member,
@@ -536,8 +825,7 @@ class RoomService:
         if returning:
             self._send_states(live)  # everyone sees the rabbit light up, this connection included
         else:
-            present = {c.member for c in live.connections if c.member is not None}
-            connection.send(p.State(room.snapshot(member, present)))
+            connection.send(p.State(room.snapshot(member, live.present())))
 
     # ------------------------------------------------------------------ bots, timers, absent players
 
@@ -545,14 +833,14 @@ class RoomService:
         live.scheduler = asyncio.create_task(self._schedule_forever(live))
 
     async def _schedule_forever(self, live: LiveRoom) -> None:
-        while True:
+        while self.rooms.get(live.room.code) is live:
             handoff = self._host_handoff(live)
             if handoff is not None and handoff[0] <= self.clock():
-                await self._pass_host(live, handoff[1])
+                await self._scheduled(live, functools.partial(self._pass_host, live, handoff[1]))
                 continue
             wait = self._due_moves(live)
             if wait == 0:
-                await self._auto_move(live)
+                await self._scheduled(live, functools.partial(self._auto_move, live))
                 continue
             if handoff is not None:
                 until_handoff = max(0.0, handoff[0] - self.clock())
@@ -560,6 +848,37 @@ class RoomService:
             live.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(live.wake.wait(), timeout=wait)
+
+    async def _scheduled(self, live: LiveRoom, make: Callable[[], Awaitable[None]]) -> None:
+        """Make the entry that is due now — with several processes, only if this one is first to
+        take the lease on the room's current seq. The others wait for its entry to reach them
+        through the bus; if the holder dies before storing it, the lease runs out and one of
+        them makes it. (The store would refuse a second entry at that seq anyway: the lease
+        spares the wasted work and the conflict.)"""
+        lease = self.lease
+        if lease is None:
+            await make()
+            return
+        seq = live.room.seq
+        key = f"due:{live.room.code}:{seq}"
+        try:
+            ours = await lease.try_acquire(key, LEASE_SECONDS)
+        except Exception as error:  # Redis is away: the store alone still decides
+            log.warning("lease unavailable", extra={"room": live.room.code, "error": str(error)})
+            ours = True
+        if not ours:
+            self.metrics.scheduled_elsewhere.inc()
+            if live.room.seq == seq:  # else the other's entry is here already: plan again at once
+                live.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(live.wake.wait(), timeout=LEASE_SECONDS)
+            return
+        try:
+            await make()
+        finally:
+            if live.room.seq == seq:  # nothing landed: free it for the next try, here or elsewhere
+                with contextlib.suppress(Exception):
+                    await lease.release(key)
 
     def _host_handoff(self, live: LiveRoom) -> tuple[float, int] | None:
         """(when, to whom) hosting passes on because the host has been away past the grace
@@ -576,7 +895,7 @@ class RoomService:
     async def _pass_host(self, live: LiveRoom, member: int) -> None:
         now = self.clock()
         try:
-            await self.commit(live, HostPassed(at=now, member=member))
+            await self.commit(live, HostPassed(at=now, member=member), retry=False)
         except RulesError as error:  # pragma: no cover - the member left in between; re-planned next round
             log.warning("host hand-off refused", extra={"room": live.room.code, "code": error.code})
 
@@ -623,13 +942,21 @@ class RoomService:
         game = room.game
         assert game is not None
         member = room.members[room.seating[seat]]
-        bot = make_bot(member.bot or "random", random.Random(self.rng.getrandbits(64)))
-        action = bot.choose(game.view(seat), game.legal_actions(seat))
-        now = self.clock()
+        planned = room.seq
+        level = member.bot or STAND_IN_LEVEL
+        action = await self.autoplay.choose(room, seat, level, random.Random(self.rng.getrandbits(64)))
+
+        def move(current: Room) -> Acted:
+            # The bot thought in a worker thread: if anything happened meanwhile (the person came
+            # back and played, say), its move is for a table that no longer exists.
+            if current is not room or current.seq != planned:
+                raise RoomError("stale", "The table changed while the bot was thinking.")
+            return Acted(at=self.clock(), member=member.id, action=action.to_json(), auto=auto)
+
         try:
-            await self.commit(live, Acted(at=now, member=member.id, action=action.to_json(), auto=auto))
+            await self.commit(live, move)
         except RulesError as error:  # the game moved on under us; the next round of the loop sees that
-            log.warning("bot move refused", extra={"room": room.code, "code": error.code})
+            log.info("bot move dropped", extra={"room": room.code, "code": error.code})
         else:
             self.metrics.auto_moves.inc()
 
@@ -638,10 +965,16 @@ class RoomService:
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(self.config.sweep_seconds)
-            await self.sweep()
+            try:
+                await self.sweep()
+            except Exception:  # the store or Redis is away: the next sweep tries again
+                log.exception("idle sweep failed")
 
     async def sweep(self) -> list[str]:
-        """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes."""
+        """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes.
+        (With several processes the cluster decides, from what every process knows.)"""
+        if self.cluster is not None:
+            return await self.cluster.sweep()
         now = self.clock()
         expired = [
             code
@@ -649,19 +982,16 @@ class RoomService:
             if not live.connections and now - max(live.idle_since, live.room.last_at) >= self.config.room_idle_seconds
         ]
         for code in expired:
-            live = self.rooms.pop(code)
-            if live.scheduler is not None:
-                live.scheduler.cancel()
+            self.unload(code)
             await self.store.delete_room(code)
             log.info("room expired", extra={"room": code})
-        self.metrics.rooms.set(len(self.rooms))
         return expired
 
     # ------------------------------------------------------------------ read-only
 
-    def summary(self, code: str) -> dict[str, Any]:
+    async def summary(self, code: str) -> dict[str, Any]:
         """What anyone with the code may know before joining."""
-        room = self.live(code).room
+        room = (await self.find(code)).room
         return {
             "code": room.code,
             "status": room.status,
@@ -672,9 +1002,9 @@ class RoomService:
             "name_max": NAME_MAX,
         }
 
-    def finished_log(self, code: str) -> dict[str, Any]:
+    async def finished_log(self, code: str) -> dict[str, Any]:
         """The public record of a room's last finished game: who sat where and every move."""
-        live = self.live(code)
+        live = await self.find(code)
         room = live.room
         if room.status != "over" or room.game is None:
             raise RoomError("not_over", "A game's log is readable once it is over.")

@@ -6,17 +6,20 @@ has returned.
 
 Backends: `SqliteStore` (the zero-setup default) and `PostgresStore` (several processes). Beside
 them, the fan-out buses that tell other processes a room moved on (`LocalBus`, `RedisBus`) and
-the leases that let one process fire a timer (`LocalLease`, `RedisLease`).
+the leases that let one process fire a timer (`LocalLease`, `RedisLease`), and the presence that
+tells every process who is connected to a room through the others (`RedisPresence`).
 """
 
 from .base import EventStore, SeqTaken, StoredEntry
 from .bus import RESYNC, Bus, LocalBus, Notice, RedisBus, Subscription
 from .lease import Lease, LeaseTable, LocalLease, RedisLease
 from .postgres import PostgresStore
+from .presence import SPECTATORS, RedisPresence, Seen
 from .sqlite import SqliteStore
 
 __all__ = [
     "RESYNC",
+    "SPECTATORS",
     "Bus",
     "EventStore",
     "Lease",
@@ -27,6 +30,8 @@ __all__ = [
     "PostgresStore",
     "RedisBus",
     "RedisLease",
+    "RedisPresence",
+    "Seen",
     "SeqTaken",
     "SqliteStore",
     "StoredEntry",

@@ -7,6 +7,9 @@ import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import { cardImage, cardViewer, describeCards, errorText, memberName, scoreTrack } from "./parts.js";
 
+/** What a host can pick when adding a bot, the default first after the gentlest. */
+const BOT_LEVELS = ["easy", "normal", "hard", "random"];
+
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
 }
@@ -39,6 +42,7 @@ export function roomScreen(ctx, code, watch) {
     sound: localStorage.getItem("fabula.sound") === "on",
     wasAwaited: false,
     swapPick: null, // teams lobby: the first player the host tapped to change places
+    botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : "normal",
   };
   const table = new Table(code, seat?.token ?? null, {
     onState: (room) => {
@@ -234,7 +238,7 @@ export function roomScreen(ctx, code, watch) {
           rabbit(m.colour, memberName(m), { size: 36, lit: m.connected }),
           h("span.seat-name", {}, memberName(m)),
           m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
-          m.bot ? h("span.badge", {}, t("lobby.bot")) : null,
+          m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
           m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
           host && m.member !== room.you?.member
             ? h("button.small", { type: "button", onclick: () => send("kick", { member: m.member }) }, m.bot ? t("lobby.remove_bot") : t("lobby.kick"))
@@ -283,7 +287,24 @@ export function roomScreen(ctx, code, watch) {
       ? h(
           "div.actions",
           {},
-          h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: "random" }) }, t("lobby.add_bot")),
+          h(
+            "label.bot-level",
+            {},
+            t("lobby.bot_level"),
+            " ",
+            h(
+              "select",
+              {
+                "data-keep": "bot-level",
+                onchange: (event) => {
+                  ui.botLevel = event.target.value;
+                  localStorage.setItem("fabula.botLevel", ui.botLevel);
+                },
+              },
+              BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
+            ),
+          ),
+          h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: ui.botLevel }) }, t("lobby.add_bot")),
           h("button.primary", { type: "button", disabled: !fits || ui.sending, onclick: () => send("start") }, t("lobby.start")),
         )
       : h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));

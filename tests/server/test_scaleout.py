@@ -1,0 +1,479 @@
+"""Several `fabula serve` processes on one PostgreSQL and one Redis serve the same rooms.
+
+Real processes (`ServeProcess`, ``--database`` and ``--redis``) on the real services of
+`tests.services`, each test (or module) on a PostgreSQL schema and a Redis namespace of its own,
+dropped afterwards. A room's clients are split between the processes, as a load balancer would
+split them:
+
+* whole games of every mode finish, every process telling the same game the log replays to;
+* a process SIGKILLed mid-game: its clients reconnect to the other one and finish, and every
+  acknowledged message is in the log exactly once, at the seq it was acknowledged at;
+* conflicting messages sent through both processes at the same moment are never applied twice:
+  the same message id through both gets one entry (both acks name it), two different moves of
+  one seat are each applied at most once, in one order every process agrees on;
+* a phase timer with both processes holding the room fires once: one automatic move;
+* presence crosses processes: a player connected to one is neither grey nor played for on the
+  other, and once they leave, exactly one bot move is made for them after the grace period;
+* the idle sweep deletes a room nobody has visited once (one process does it), and keeps a room
+  someone is connected to through the other process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import httpx
+import pytest
+
+from fabula.bots.base import RandomBot
+from fabula.rules import action_from_json
+from fabula.server.entries import Acted, AnyEntry, decode
+from fabula.server.room import Room
+from fabula.store import PostgresStore
+
+from ..services import drop_namespace, drop_schema, postgres_url, redis_url, run_aside, unique_name
+from .harness import Client, ServeProcess, create_room, join_room
+from .players import awaited, move_once, play_to_end
+from .test_crash import Player, ServerProcess, matches
+
+__all__ = ["postgres_url", "redis_url"]  # fixtures, used by name
+
+pytestmark = pytest.mark.anyio
+
+COLOURS = ["red", "pink", "yellow", "blue", "dark green", "light green", "orange", "brown", "purple", "black"]
+
+
+class Deployment:
+    """`fabula serve` processes sharing one schema and one namespace, as one deployment."""
+
+    def __init__(self, database: str, redis: str, folder: Path) -> None:
+        self.database, self.redis, self.folder = database, redis, folder
+        self.namespace = unique_name("fabula_scale")
+        self.processes: list[ServeProcess] = []
+
+    def spawn(self, *options: str) -> ServeProcess:
+        number = len(self.processes)
+        process = ServeProcess(
+            [
+                *("--data", str(self.folder / f"data-{number}")),
+                *("--database", self.database, "--redis", self.redis, "--namespace", self.namespace),
+                *("--bot-delay-seconds", "0.05", "--disconnect-grace-seconds", "600", "--sweep-seconds", "3600"),
+                *("--max-rooms-per-address", "1000", "--max-connections-per-address", "1000"),
+                *options,
+            ],
+            self.folder / f"serve-{number}.log",
+        )
+        self.processes.append(process)
+        process.start()
+        return process
+
+    async def entries(self, code: str) -> list[AnyEntry]:
+        """Room ``code``'s log as the database holds it; its seqs are 0, 1, 2, … without a gap."""
+        store = await PostgresStore.connect(self.database, schema=self.namespace, max_size=1)
+        try:
+            stored = await store.load(code)
+        finally:
+            await store.close()
+        assert [item.seq for item in stored] == list(range(len(stored)))
+        return [decode(item.data) for item in stored]
+
+    def close(self) -> None:
+        for process in self.processes:
+            process.stop()
+        run_aside(functools.partial(drop_schema, self.database, self.namespace))
+        run_aside(functools.partial(drop_namespace, self.redis, self.namespace))
+
+
+@pytest.fixture
+def deployment(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[Deployment]:
+    made = Deployment(postgres_url, redis_url, tmp_path)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture(scope="module")
+def pair(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    """Two processes for the tests that only play (started once: each start costs a second)."""
+    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair"))
+    try:
+        made.spawn()
+        made.spawn()
+        yield made
+    finally:
+        made.close()
+
+
+def replay(code: str, entries: list[AnyEntry]) -> Room:
+    room = Room(code)
+    for entry in entries:
+        room.apply(entry)
+    return room
+
+
+def client_ids(entries: list[AnyEntry]) -> Counter[tuple[int | None, str]]:
+    return Counter((entry.by, entry.client_id) for entry in entries if entry.client_id is not None)
+
+
+async def seat(
+    urls: list[str], people: int, *, bots: int = 0, **settings: Any
+) -> tuple[str, list[tuple[int, str]], list[Client]]:
+    """A room made through the first process, its people joining through the processes in turn
+    (over HTTP), each person connected to the process they joined through; ``bots`` added by
+    the host. The code, every person's (member, token), and their connected clients."""
+    host = await create_room(urls[0], "P0", COLOURS[0], **settings)
+    code = host["code"]
+    seats = [(0, host["token"])]
+    for n in range(1, people):
+        joined = await join_room(urls[n % len(urls)], code, f"P{n}", COLOURS[n])
+        assert joined.status_code == 201, joined.text
+        seats.append((joined.json()["member"], joined.json()["token"]))
+    clients = [Client(urls[n % len(urls)], code, token) for n, (_, token) in enumerate(seats)]
+    for client in clients:
+        assert (await client.connect())["type"] == "welcome"
+    for _ in range(bots):
+        assert (await clients[0].request({"type": "add_bot", "level": "random"}))["type"] == "ack"
+    return code, seats, clients
+
+
+def everyone_connected(room: dict[str, Any]) -> bool:
+    return all(member["connected"] for member in room["members"])
+
+
+GAMES = [
+    pytest.param("odyssey", 4, 0, {"storyteller_cycles": 1}, id="odyssey-4"),
+    pytest.param("odyssey", 3, 4, {"storyteller_cycles": 1}, id="odyssey-7"),
+    pytest.param("classic", 3, 1, {"target_score": 8}, id="classic-4"),
+    pytest.param("party", 3, 3, {"storyteller_cycles": 1}, id="party-6"),
+    pytest.param("teams", 2, 4, {"storyteller_cycles": 1}, id="teams-6"),
+]
+
+
+@pytest.mark.parametrize(("mode", "people", "bots", "options"), GAMES)
+async def test_a_whole_game_with_the_table_split_between_two_processes(
+    pair: Deployment, mode: str, people: int, bots: int, options: dict[str, Any]
+) -> None:
+    a, b = pair.processes
+    followed = [(await process.metrics())["fabula_entries_followed_total"] for process in (a, b)]
+    code, _, clients = await seat([a.url, b.url], people, bots=bots, mode=mode, options=options)
+    # presence crosses processes: everyone is shown connected, wherever they are connected
+    for client in clients:
+        await client.wait_state(everyone_connected)
+    if mode == "teams":  # the two people play together, one through each process
+        assert (await clients[0].request({"type": "teams", "pairs": [[0, 1]]}))["type"] == "ack"
+    assert (await clients[0].request({"type": "start"}))["type"] == "ack"
+    rng = random.Random(mode)
+    finals = await asyncio.gather(*(play_to_end(client, random.Random(rng.random())) for client in clients))
+    assert len({tuple(room["game"]["scores"]) for room in finals}) == 1, "every seat sees the same end"
+    assert all(everyone_connected(room) for room in finals)
+
+    served = []
+    async with httpx.AsyncClient() as http:
+        for process in (a, b):
+            response = await http.get(f"{process.url}/api/rooms/{code}/log")
+            assert response.status_code == 200, response.text
+            served.append(response.json())
+    assert served[0] == served[1], "both processes tell the same game"
+    entries = await pair.entries(code)
+    assert all(count == 1 for count in client_ids(entries).values())
+    room = replay(code, entries)
+    assert room.game is not None
+    assert room.status == "over"
+    assert [action.to_json() for action in room.game.log] == served[0]["actions"]
+    assert list(room.game.scores) == served[0]["scores"] == finals[0]["game"]["scores"]
+    assert finals[0]["seq"] == len(entries)
+    for process, before in zip((a, b), followed, strict=True):
+        assert (await process.metrics())["fabula_entries_followed_total"] > before, "each applied the other's entries"
+    for client in clients:
+        await client.close()
+
+
+def raise_failures(tasks: list[asyncio.Task[None]]) -> None:
+    """A player whose check failed stops: raise its assertion here."""
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            task.result()
+
+
+@dataclass
+class Route:
+    """Where a reconnecting player's connection goes: their process until it dies, then the
+    other — what a load balancer does. (`Player` reads ``url`` and ``generation``.)"""
+
+    url: str
+    generation: int = 1
+
+
+async def test_a_killed_process_s_players_finish_on_the_other_and_every_ack_is_stored_once(
+    deployment: Deployment,
+) -> None:
+    chatty = ("--chat-burst", "100", "--chat-messages-per-second", "100")
+    a, b = deployment.spawn(*chatty), deployment.spawn(*chatty)
+    code, seats, clients = await seat([a.url, b.url], 4, bots=1, mode="odyssey", options={"storyteller_cycles": 2})
+    for client in clients:
+        await client.close()
+    routes = [Route(a.url if n % 2 == 0 else b.url) for n in range(len(seats))]
+    players = [
+        Player(cast(ServerProcess, route), code, member, token, name=f"P{member}", seed=member)
+        for route, (member, token) in zip(routes, seats, strict=True)
+    ]
+    tasks = [asyncio.create_task(player.run()) for player in players]
+    try:
+        async with asyncio.timeout(90):
+            started = await (await players[0].submit({"type": "start"}))
+            assert started["type"] == "ack", started
+            rounds = 0
+            while rounds < 3:  # well into the game, but far from its end (10 rounds)
+                raise_failures(tasks)
+                await asyncio.sleep(0.05)
+                rooms = [player.room for player in players if player.room is not None]
+                rounds = max((room["game"]["round"] for room in rooms if room["game"]), default=0)
+            # killed a moment after one of its players sent a burst: some answered, some in flight
+            for n in range(12):
+                await players[0].submit({"type": "say", "text": f"line {n}"})
+            await asyncio.sleep(random.uniform(0.0, 0.004))
+            a.kill()
+            for route in routes:
+                if route.url == a.url:
+                    route.url, route.generation = b.url, 2
+            while not all(player.done for player in players):
+                raise_failures(tasks)
+                await asyncio.sleep(0.05)
+    finally:
+        for player in players:
+            player.stopped = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=10)
+
+    entries = await deployment.entries(code)
+    problems = [f"{key} is in the log {count} times" for key, count in client_ids(entries).items() if count > 1]
+    for player in players:
+        for mid, seq in player.acks.items():
+            entry = entries[seq] if seq < len(entries) else None
+            if entry is None or (entry.by, entry.client_id) != (player.member, mid):
+                problems.append(f"{player.name}'s {mid} {player.sent[mid]} acknowledged at {seq}: found {entry}")
+            elif not matches(entry, player.member, player.sent[mid]):
+                problems.append(f"{player.name}'s {mid} {player.sent[mid]} is stored as {entry}")
+        # (the set-up's messages were sent by another client of the seat)
+        stored = {entry.client_id for entry in entries if entry.by == player.member and entry.client_id in player.sent}
+        if stored != set(player.acks):
+            problems.append(f"{player.name}: stored {sorted(stored)} ≠ acknowledged {sorted(player.acks)}")
+        if player.pending:
+            problems.append(f"{player.name} never had an answer to {sorted(player.pending)}")
+    assert not problems, "\n".join(problems)
+    moved = [player for player in players if player.welcomes[-1] == 2]
+    assert len(moved) == 2, "the killed process's players took their seats back on the other"
+    room = replay(code, entries)
+    assert room.game is not None
+    assert room.status == "over"
+    finals = {tuple(player.final["game"]["scores"]) for player in players if player.final is not None}
+    assert finals == {tuple(room.game.scores)}
+    assert sum(len(player.acks) for player in players) > 30
+    print(
+        f"\n{sum(len(p.acks) for p in players)} acknowledgements checked, "
+        f"{sum(p.resent_acked for p in players)} acknowledged after a re-send, "
+        f"{sum(p.probes_answered for p in players)} acknowledged ones re-sent after the move and answered the same, "
+        f"{len(entries)} log entries"
+    )
+
+
+async def both_at_once(
+    first: Client, second: Client, one: dict[str, Any], other: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Send ``one`` through ``first`` and ``other`` through ``second`` at the same moment; both replies."""
+    return list(await asyncio.gather(first.request(one), second.request(other)))
+
+
+async def converged(watchers: list[Client], seq: int) -> dict[str, Any]:
+    """Wait until every watcher's state has at least entries up to ``seq``; the first one's room."""
+    rooms = [await watcher.wait_state(lambda room: room["seq"] > seq) for watcher in watchers]
+    return rooms[0]
+
+
+async def test_conflicting_messages_through_both_processes_are_never_applied_twice(pair: Deployment) -> None:
+    a, b = pair.processes
+    conflicts = [(await process.metrics())["fabula_store_conflicts_total"] for process in (a, b)]
+    code, seats, through_a = await seat([a.url], 3, mode="odyssey", options={"storyteller_cycles": 1})
+    through_b = [Client(b.url, code, token) for _, token in seats]
+    watchers = [Client(a.url, code, None), Client(b.url, code, None)]
+    for client in [*through_b, *watchers]:
+        await client.connect()
+    acked: dict[tuple[int, str], int] = {}
+
+    def note(member: int, message: dict[str, Any], reply: dict[str, Any]) -> None:
+        if reply["type"] == "ack":
+            acked[(member, message["id"])] = reply["seq"]
+        else:
+            # refused as the room now is — never a conflict left for the client to sort out
+            assert reply["code"] in {"game_started", "wrong_phase", "not_your_turn"}, reply
+
+    # the host starts the game through both processes at once: one start
+    starts = [{"id": "start-a", "type": "start"}, {"id": "start-b", "type": "start"}]
+    replies = await both_at_once(through_a[0], through_b[0], *starts)
+    for message, reply in zip(starts, replies, strict=True):
+        note(0, message, reply)
+    assert sorted(reply["type"] for reply in replies) == ["ack", "error"]
+    room = await converged(watchers, max(acked.values()))
+    rng = random.Random(11)
+    step = 0
+    while room["status"] != "over":
+        step += 1
+        game = room["game"]
+        seat_no = rng.choice(game["awaiting"])
+        member = room["members"][[m["seat"] for m in room["members"]].index(seat_no)]["member"]
+        index = [m for m, _ in seats].index(member)
+        mover_a, mover_b = through_a[index], through_b[index]
+        await mover_a.wait_state(lambda r, seq=room["seq"]: r["seq"] >= seq)
+        assert mover_a.room is not None
+        legal = [action_from_json(action) for action in (await mover_a.request({"type": "legal"}))["actions"]]
+        bot = RandomBot(rng)
+        one, other = bot.choose(mover_a.room["game"], legal), bot.choose(mover_a.room["game"], legal)
+        if step % 2:  # the same message (same id) through both: made once, both acks name it
+            same: dict[str, Any] = {"id": f"same-{step}", "type": "act", "action": one.to_json()}
+            replies = await both_at_once(mover_a, mover_b, same, same)
+            assert [reply["type"] for reply in replies] == ["ack", "ack"], replies
+            assert replies[0]["seq"] == replies[1]["seq"], "one entry for one message id"
+            note(member, same, replies[0])
+        else:  # two different moves of one seat through both: each made at most once
+            messages: list[dict[str, Any]] = [
+                {"id": f"one-{step}", "type": "act", "action": one.to_json()},
+                {"id": f"other-{step}", "type": "act", "action": other.to_json()},
+            ]
+            replies = await both_at_once(mover_a, mover_b, *messages)
+            for message, reply in zip(messages, replies, strict=True):
+                note(member, message, reply)
+            assert any(reply["type"] == "ack" for reply in replies), replies
+        room = await converged(watchers, max(acked.values()))
+
+    entries = await pair.entries(code)
+    assert all(count == 1 for count in client_ids(entries).values())
+    for (member, mid), seq in acked.items():
+        assert (entries[seq].by, entries[seq].client_id) == (member, mid)
+    assert len([entry for entry in entries if entry.client_id in ("start-a", "start-b")]) == 1
+    # every process ends in the state the log replays to
+    replayed = replay(code, entries).snapshot(None)
+    final = [await watcher.wait_state(lambda r: r["seq"] == len(entries)) for watcher in watchers]
+    for seen in final:
+        assert seen["game"] == replayed["game"]
+        assert (seen["status"], seen["host"], seen["games_started"]) == ("over", replayed["host"], 1)
+    now = [(await process.metrics())["fabula_store_conflicts_total"] for process in (a, b)]
+    collided = sum(now) - sum(conflicts)
+    assert collided >= 1, "the two processes really did write at the same seq (and one tried again)"
+    print(f"\n{step} moves each sent twice at once, {len(acked)} acknowledged, {collided:g} store conflicts")
+    for client in [*through_a, *through_b, *watchers]:
+        await client.close()
+
+
+async def test_a_phase_timer_fires_once_with_both_processes_holding_the_room(pair: Deployment) -> None:
+    a, b = pair.processes
+    before = [await process.metrics() for process in (a, b)]
+    code, _, clients = await seat([a.url, b.url], 3, mode="odyssey", options={"storyteller_cycles": 1}, clue_seconds=10)
+    assert (await clients[0].request({"type": "start"}))["type"] == "ack"
+    # nobody gives the clue: when the timer runs out a bot gives it for the storyteller
+    for client in clients:
+        await client.wait_state(lambda room: room["game"] is not None and room["game"]["phase"] == "play", timeout=25)
+    await asyncio.sleep(1.5)  # time for a second move, if one were coming
+    entries = await pair.entries(code)
+    automatic = [entry for entry in entries if isinstance(entry, Acted) and entry.auto]
+    assert len(automatic) == 1, automatic
+    assert automatic[0].action["type"] == "tell"
+    assert isinstance(entries[-1], Acted), "nothing after the timed move: the players have not played"
+    after = [await process.metrics() for process in (a, b)]
+    made = [
+        now["fabula_auto_moves_total"] - then["fabula_auto_moves_total"]
+        for then, now in zip(before, after, strict=True)
+    ]
+    assert sum(made) == 1, f"automatic moves made by each process: {made}"
+    for client in clients:
+        await client.close()
+
+
+async def test_presence_crosses_processes_and_an_absent_player_gets_one_stand_in(deployment: Deployment) -> None:
+    grace = ("--disconnect-grace-seconds", "1")
+    a, b = deployment.spawn(*grace), deployment.spawn(*grace)
+    code, _, clients = await seat([a.url, b.url], 4, mode="odyssey", options={"storyteller_cycles": 1})
+    for client in clients:  # members 0 and 2 through A, 1 and 3 through B
+        await client.wait_state(everyone_connected)
+    assert (await clients[0].request({"type": "start"}))["type"] == "ack"
+    rooms = [await client.wait_state(lambda r: r["status"] == "playing") for client in clients]
+    storyteller = rooms[0]["game"]["storyteller"]
+    teller = clients[[room["you"]["seat"] for room in rooms].index(storyteller)]
+    await teller.wait_state(awaited)
+    assert ((await move_once(teller, random.Random(1))) or {}).get("type") == "ack"
+    for client in clients:
+        await client.wait_state(lambda r: r["game"] is not None and r["game"]["phase"] == "play")
+    await asyncio.sleep(2.5)  # more than the grace period: nobody is gone, so nobody is played for
+    assert not [e for e in await deployment.entries(code) if isinstance(e, Acted) and e.auto]
+
+    leaver = next(c for c in clients[1::2] if c is not teller)  # connected through B
+    assert leaver.room is not None
+    gone = leaver.room["you"]["member"]
+    await leaver.close()
+    watcher = clients[0]  # through A: sees the rabbit go grey
+
+    def grey(room: dict[str, Any]) -> bool:
+        return not next(m for m in room["members"] if m["member"] == gone)["connected"]
+
+    await watcher.wait_state(grey, timeout=10)
+
+    async def stand_ins() -> list[Acted]:
+        return [e for e in await deployment.entries(code) if isinstance(e, Acted) and e.auto]
+
+    async with asyncio.timeout(15):
+        while not await stand_ins():
+            await asyncio.sleep(0.1)
+    await asyncio.sleep(1.5)  # a second stand-in move, were one coming, would be here by now
+    moves = await stand_ins()
+    assert [(move.member, move.action["type"]) for move in moves] == [(gone, "play")]
+    for client in clients:
+        if client is not leaver:
+            await client.close()
+
+
+async def test_the_start_up_line_and_healthz_name_the_backends(deployment: Deployment) -> None:
+    process = deployment.spawn()
+    first = process.log.read_text().splitlines()[0]
+    assert "rooms in PostgreSQL at" in first
+    assert f"(schema {deployment.namespace})" in first
+    assert "shared with other processes through Redis" in first
+    async with httpx.AsyncClient(base_url=process.url) as http:
+        health = (await http.get("/healthz")).json()
+    assert health == {"status": "ok", "rooms": 0, "store": "postgresql", "bus": "redis", "bus_connected": True}
+
+
+async def test_an_idle_room_is_deleted_once_and_a_visited_one_is_kept(deployment: Deployment) -> None:
+    sweep = ("--sweep-seconds", "1", "--room-idle-seconds", "2")
+    a, b = deployment.spawn(*sweep), deployment.spawn(*sweep)
+    abandoned = (await create_room(a.url, "Gone", "red"))["code"]  # nobody ever connects to it
+    kept = await create_room(a.url, "Here", "blue")
+    here = Client(b.url, kept["code"], kept["token"])  # connected through the other process
+    await here.connect()
+    async with httpx.AsyncClient() as http:
+        async with asyncio.timeout(20):
+            while (await http.get(f"{b.url}/api/rooms/{abandoned}")).status_code != 404:
+                await asyncio.sleep(0.2)
+        for process in (a, b):
+            assert (await http.get(f"{process.url}/api/rooms/{abandoned}")).status_code == 404
+        await asyncio.sleep(2.5)  # past the idle time again: the visited room stays
+        assert (await http.get(f"{a.url}/api/rooms/{kept['code']}")).status_code == 200
+    assert (await here.request({"type": "ping"}))["type"] == "pong"
+    expired = [
+        line
+        for process in (a, b)
+        for line in process.log.read_text().splitlines()
+        if '"room expired"' in line and abandoned in line
+    ]
+    assert len(expired) == 1, "one process deletes it"
+    # A let go of the room it made once none of its own clients used it; B holds it for its client
+    assert (await a.metrics())["fabula_rooms"] <= 1  # (the summary above loaded it again)
+    assert (await b.metrics())["fabula_rooms"] == 1
+    await here.close()
