@@ -11,6 +11,7 @@ import uvicorn
 from fabula.server.app import create_app
 from fabula.server.backends import describe
 from fabula.server.config import Config
+from fabula.server.heap import keep_pauses_short
 from fabula.server.logs import configure
 
 #: Messages above this size close the connection outright (close code 1009); below it, and above
@@ -42,6 +43,7 @@ def run(config: Config) -> int:
         return 2
     port = listener.getsockname()[1]
     app = create_app(config)
+    keep_pauses_short()
     server = uvicorn.Server(
         uvicorn.Config(
             app,

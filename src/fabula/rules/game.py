@@ -108,6 +108,7 @@ class Game:
         "_proposals",
         "_red",
         "_reshuffles",
+        "_shown",
         "_table",
         "_vote_actions",
         "_voters",
@@ -157,6 +158,7 @@ class Game:
     # Actions are values, so legal_actions hands out the same ones again: per seat, by card/slot.
     _play_actions: list[dict[str, Play]]
     _vote_actions: list[list[Vote]]
+    _shown: list[Any]
 
     # ---------------------------------------------------------------- creating
 
@@ -226,6 +228,9 @@ class Game:
         seats = self.rules.seats
         self._play_actions = [{} for _ in range(seats)]
         self._vote_actions = [[] for _ in range(seats)]
+        # The public parts every view repeats, as JSON, built once (see `views.seat_view`):
+        # [last_result, its JSON, outcome, its JSON, the options' JSON].
+        self._shown = [None, None, None, None, self.rules.options.to_json(self.rules.mode.name)]
 
     def _start_turn(self) -> None:
         n = self.rules.seats
@@ -664,6 +669,7 @@ class Game:
         other._players, other._waiting = self._players, list(self._waiting)
         other._reshuffles = self._reshuffles
         other._play_actions, other._vote_actions = self._play_actions, self._vote_actions
+        other._shown = list(self._shown)
         return other
 
     def to_json(self) -> dict[str, Any]:

@@ -41,11 +41,18 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         acted = []
 
     hand_hidden = rules.mode.clue_before_hand and phase is Phase.CLUE and seat == storyteller
+    # Every view of a change repeats the same public JSON: built once per round and shared (a view
+    # is read-only, like the rest of this dict's values that come from the game).
+    shown = game._shown
+    if shown[0] is not game.last_result:
+        shown[0], shown[1] = game.last_result, None if game.last_result is None else game.last_result.to_json()
+    if shown[2] is not game.outcome:
+        shown[2], shown[3] = game.outcome, None if game.outcome is None else game.outcome.to_json()
     view: dict[str, Any] = {
         "mode": rules.mode.name,
         "seats": rules.seats,
         "seat": seat,
-        "options": rules.options.to_json(rules.mode.name),
+        "options": shown[4],
         "teams": None if rules.teams is None else [list(pair) for pair in rules.teams],
         "round": game.round,
         "phase": phase.value,
@@ -67,8 +74,8 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         "scores": list(game.scores),
         "draw_pile": game.draw_pile_size,
         "discard_pile": game.discard_size,
-        "last_round": None if game.last_result is None else game.last_result.to_json(),
-        "outcome": None if game.outcome is None else game.outcome.to_json(),
+        "last_round": shown[1],
+        "outcome": shown[3],
     }
     if rules.mode.red_token:
         view["red_token_placed"] = game._red is not None
