@@ -94,3 +94,17 @@ async def test_a_bot_storyteller_never_tells_its_card_title(tmp_path: Path) -> N
             assert result["clue"].strip()
             assert result["clue"].lower() != TITLES[result["storyteller_card"]]
         await host.close()
+
+
+@pytest.mark.anyio
+async def test_the_memory_can_be_switched_off(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data", bot_memory=False) as server:
+        assert server.service.autoplay.memory() is None
+        host, _ = await host_room(server, mode="odyssey", options={"target_score": 3})
+        for level in ("hard", "hard"):
+            assert (await host.request({"type": "add_bot", "level": level}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        final = await play_to_end(host, random.Random(1), timeout=120)
+        assert final["game"]["outcome"] is not None
+        assert server.service.autoplay.memory() is None  # a finished game taught nothing
+        await host.close()

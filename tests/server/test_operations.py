@@ -142,6 +142,11 @@ def test_every_setting_is_an_option_and_an_environment_variable(tmp_path: Path) 
         from_arguments(parser.parse_args([]), {"FABULA_PORT": "eighty"})
     with pytest.raises(ValueError, match="durability"):
         from_arguments(parser.parse_args([]), {"FABULA_DURABILITY": "sometimes"})
+    assert from_arguments(parser.parse_args([]), {}).bot_memory is True
+    assert from_arguments(parser.parse_args([]), {"FABULA_BOT_MEMORY": "no"}).bot_memory is False
+    assert from_arguments(parser.parse_args(["--bot-memory", "yes"]), {"FABULA_BOT_MEMORY": "off"}).bot_memory is True
+    with pytest.raises(ValueError, match="--bot-memory"):
+        from_arguments(parser.parse_args([]), {"FABULA_BOT_MEMORY": "maybe"})
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     serve_help = commands.choices["serve"].format_help()
     for name in Config.__dataclass_fields__:
