@@ -1,4 +1,4 @@
-"""Load on one server over real WebSockets: R rooms × N players playing random legal moves.
+"""Load on a server (one process or several) over real WebSockets: R rooms × N players playing random legal moves.
 
 Every player is an external client, as a browser or `fabula bot` is: its seat is taken over HTTP
 (``POST /api/rooms``, ``POST /api/rooms/{code}/join``), then it plays over its own WebSocket:
@@ -35,6 +35,18 @@ sampled ceiling; about a minute and a half). The issue's figures:
     python benchmarks/load.py --rooms 834 --phases max --ceiling both          # at full load
     python benchmarks/load.py --server http://host:8000 --server-pid 1234      # a running server
     python benchmarks/load.py --phases max --database postgresql://… --redis redis://…  # scale-out backends
+    python benchmarks/load.py --phases max --servers 2 --database postgresql://… --redis redis://…
+    python benchmarks/load.py --server http://127.0.0.1:8001 --server http://127.0.0.1:8002 \
+        --server-pid 1234 --server-pid 1235                                    # a running deployment
+
+Several processes (``--servers N``, or ``--server URL`` repeated): member M of room R takes its seat
+and opens its WebSocket on server (R + M) mod N, so every room spans the processes and its
+updates go through PostgreSQL and Redis; CPU and resident memory are summed over the server
+processes and shown for each. ``--servers N`` starts them all on one schema and namespace
+(dropped afterwards) and, with ``--pin``, pins them all to the same core: on a 2-core machine
+they share that core with each other, the generator has the other, and PostgreSQL and Redis
+(unpinned; their CPU is measured apart when they are local) take what they find. One
+``--server`` (nginx, say) with several ``--server-pid`` loads a proxy and sums its processes.
 
 Targets (issue 7, this 2-core machine): one process holds 5,000 connected players (six-player
 rooms, one action per player every 10 s) with p99 ≤ 200 ms and no errors; at full load at least
@@ -139,6 +151,26 @@ def nofile_of(pid: int) -> int | None:
     return None
 
 
+#: The processes of a local PostgreSQL and Redis (``comm`` names), whose CPU is counted apart.
+BACKENDS = ("postgres", "redis-server")
+
+
+def backend_cpu() -> dict[int, float]:
+    """CPU seconds so far of every local PostgreSQL and Redis process (by pid)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if (entry / "comm").read_text().strip() in BACKENDS:
+                found[int(entry.name)] = cpu_seconds(int(entry.name))
+    return found
+
+
+def is_local(url: str | None) -> bool:
+    return url is None or urlsplit(url).hostname in (None, "", "localhost", "127.0.0.1", "::1")
+
+
 # ---------------------------------------------------------------------------------------------
 # the servers
 
@@ -226,7 +258,17 @@ def wait_healthy(url: str) -> None:
         time.sleep(0.1)
 
 
-def start_fabula(args: argparse.Namespace, pin: set[int] | None) -> Server:
+def stop_servers(servers: Sequence[Server]) -> None:
+    """Stop every server, then drop their shared PostgreSQL schema and Redis keys once."""
+    shared = {server.shared for server in servers if server.shared is not None}
+    for server in servers:
+        server.shared = None
+        server.stop()
+    for found in shared:
+        drop_namespace(*found)
+
+
+def start_fabula(args: argparse.Namespace, pin: set[int] | None, namespace: str | None = None) -> Server:
     folder = Path(tempfile.mkdtemp(prefix="fabula-load-"))
     fabula = Path(sys.executable).with_name("fabula")
     command = [str(fabula)] if fabula.exists() else [sys.executable, "-c", "from fabula.cli import main; main()"]
@@ -241,7 +283,7 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None) -> Server:
         "--message-burst=1000",
         f"--log-level={args.server_log_level}",
     ]
-    namespace = f"fabula_load_{os.getpid()}"
+    namespace = namespace or f"fabula_load_{os.getpid()}"
     if args.database:
         command += [f"--database={args.database}", f"--namespace={namespace}"]
     if args.redis:
@@ -250,6 +292,22 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None) -> Server:
     if args.database:
         server.shared = (args.database, args.redis, namespace)
     return server
+
+
+def start_fabulas(args: argparse.Namespace, pin: set[int] | None) -> list[Server]:
+    """``--servers N``: N processes over the same PostgreSQL schema and Redis namespace."""
+    if args.servers == 1:
+        return [start_fabula(args, pin)]
+    namespace = f"fabula_load_{os.getpid()}"
+    servers: list[Server] = []
+    try:
+        for _ in range(args.servers):
+            servers.append(start_fabula(args, pin, namespace))
+    except BaseException:
+        stop_servers(servers)
+        drop_namespace(args.database, args.redis, namespace)
+        raise
+    return servers
 
 
 def start_transport(sample: Path | None, pin: set[int] | None) -> Server:
@@ -268,32 +326,49 @@ def start_transport(sample: Path | None, pin: set[int] | None) -> Server:
 class RoomPlan:
     code: str
     tokens: list[str]
+    #: the server each member's seat was taken through and its WebSocket goes to
+    urls: list[str]
 
 
-async def take_seats(url: str, rooms: int, players: int, concurrency: int = 32) -> list[RoomPlan]:
+async def take_seats(urls: Sequence[str], rooms: int, players: int, concurrency: int = 32) -> list[RoomPlan]:
+    """Create the rooms and take every seat. With several servers, member M of room R goes to
+    server (R + M) mod N, seat and WebSocket alike: every room spans the processes (each hosts
+    some rooms' observers), so its updates go through the store and the bus."""
     import httpx
 
     gate = asyncio.Semaphore(concurrency)
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+    # idle connections are dropped before the server's keep-alive timeout (uvicorn's 5 s) can
+    # close one as it is reused: with several servers one client may wait while the others work
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency, keepalive_expiry=2.0)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60, limits=limits)) for url in urls
+        ]
 
-        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        async def post(server: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
             async with gate:
-                response = await http.post(path, json=body)
+                response = await clients[server].post(path, json=body)
             if response.status_code != 201:
-                raise RuntimeError(f"POST {path}: HTTP {response.status_code} {response.text}")
+                raise RuntimeError(f"POST {urls[server]}{path}: HTTP {response.status_code} {response.text}")
             found: dict[str, Any] = response.json()
             return found
 
-        async def one_room() -> RoomPlan:
-            host = await post("/api/rooms", {"name": "P0", "colour": COLOURS[0], "settings": {"mode": "odyssey"}})
+        async def one_room(index: int) -> RoomPlan:
+            where = [(index + member) % len(urls) for member in range(players)]
+            host = await post(
+                where[0], "/api/rooms", {"name": "P0", "colour": COLOURS[0], "settings": {"mode": "odyssey"}}
+            )
             tokens = [host["token"]]
             for member in range(1, players):
-                seat = await post(f"/api/rooms/{host['code']}/join", {"name": f"P{member}", "colour": COLOURS[member]})
+                seat = await post(
+                    where[member],
+                    f"/api/rooms/{host['code']}/join",
+                    {"name": f"P{member}", "colour": COLOURS[member]},
+                )
                 tokens.append(seat["token"])
-            return RoomPlan(host["code"], tokens)
+            return RoomPlan(host["code"], tokens, [urls[server] for server in where])
 
-        return list(await asyncio.gather(*(one_room() for _ in range(rooms))))
+        return list(await asyncio.gather(*(one_room(index) for index in range(rooms))))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -505,6 +580,7 @@ class Figures:
     errors: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)  # ms, acts sent in the window
     backlog: int = 0  # the most paced ticks waiting for an awaited seat at once
+    acked_by: Counter[str] = field(default_factory=Counter)  # actions counted, by the server that acked them
 
 
 class Pending:
@@ -522,8 +598,8 @@ class Player:
     """One seat's connection. The room's observer (its host) reads whole states; the others only
     their ``seq`` — what a latency needs."""
 
-    def __init__(self, table: Table, member: int, token: str) -> None:
-        self.table, self.member, self.token = table, member, token
+    def __init__(self, table: Table, member: int, token: str, url: str) -> None:
+        self.table, self.member, self.token, self.url = table, member, token, url
         self.socket: WebSocketClient | None = None
         self.ids = (f"{table.session}-{n}" for n in range(1 << 62))
         self.greeted = False
@@ -564,6 +640,8 @@ class Player:
                 seq = int(found.group(1))
             self.history.append((seq, now))
             table.on_state(self, seq, now)
+            if table.spans and self is not table.observer:
+                table.fire()  # this player's process may have been behind the observer's
             return
         message = json.loads(data)
         kind = message.get("type")
@@ -583,6 +661,10 @@ class Player:
                 self.legal_id = self.act_id = None
                 table.done(self)
 
+    def behind(self, seq: int) -> bool:
+        """This connection has not yet seen the room at ``seq`` (its server is behind another's)."""
+        return not self.history or self.history[-1][0] < seq
+
     def on_close(self, why: str) -> None:
         self.connected = False
         if not self.table.closing:
@@ -598,7 +680,10 @@ class Table:
         self.session = session
         self.rng = rng
         self.figures = figures
-        self.players = [Player(self, member, token) for member, token in enumerate(plan.tokens)]
+        self.players = [
+            Player(self, member, token, url)
+            for member, (token, url) in enumerate(zip(plan.tokens, plan.urls, strict=True))
+        ]
         self.observer = self.players[0]
         self.room: dict[str, Any] | None = None
         self.seen = -1  # the observer's newest room.seq
@@ -614,6 +699,8 @@ class Table:
         self.timer: asyncio.TimerHandle | None = None
         self.rematch_asked = False
         self.closing = False
+        #: the players are connected to several servers: each acts on what its own connection saw
+        self.spans = len(set(plan.urls)) > 1
 
     # --- what the observer sees
     def observe(self, room: dict[str, Any]) -> None:
@@ -647,6 +734,8 @@ class Table:
                 and player.connected
                 and player not in self.busy
                 and self.seen > self.acted_at.get(player, -1)
+                # the observer's own state is what `seen` is (and is read before its history grows)
+                and not (self.spans and player is not self.observer and player.behind(self.seen))
             ):
                 found.append(player)
         return found
@@ -700,6 +789,7 @@ class Table:
     def on_ack(self, player: Player, seq: int, now: float) -> None:
         if self.window_start <= now < self.window_end:
             self.figures.actions += 1
+            self.figures.acked_by[player.url] += 1
         self.acted_at[player] = seq
         pending = Pending(seq, player.act_sent, self.window_start <= player.act_sent < self.window_end)
         for other in self.players:
@@ -781,10 +871,7 @@ class PhaseSpec:
 class Generator:
     """One generator process: its tables, their connections, and the commands of the main process."""
 
-    def __init__(self, url: str, plans: list[RoomPlan], deflate: bool, seed: int) -> None:
-        parts = urlsplit(url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.netloc = parts.netloc
+    def __init__(self, plans: list[RoomPlan], deflate: bool, seed: int) -> None:
         self.deflate = deflate
         self.figures = Figures()
         rng = random.Random(seed)
@@ -803,11 +890,12 @@ class Generator:
         async def one(player: Player) -> None:
             async with gate:
                 path = f"/ws/{player.table.code}"
+                parts = urlsplit(player.url)
                 try:
                     _, socket = await loop.create_connection(
-                        lambda: WebSocketClient(self.netloc, path, self.deflate, player.on_message, player.on_close),
-                        self.host,
-                        self.port,
+                        lambda: WebSocketClient(parts.netloc, path, self.deflate, player.on_message, player.on_close),
+                        parts.hostname or "127.0.0.1",
+                        parts.port or 80,
                     )
                     await asyncio.wait_for(socket.opened, 30)
                 except (OSError, TimeoutError, ConnectionError) as error:
@@ -891,6 +979,7 @@ class Generator:
             "errors": dict(figures.errors),
             "latencies": figures.latencies,
             "backlog": figures.backlog,
+            "acked_by": dict(figures.acked_by),
             "cpu": cpu_after - cpu_before,
             "lag_p99": lags[int(len(lags) * 0.99)] if lags else 0.0,
             "lag_max": lags[-1] if lags else 0.0,
@@ -913,9 +1002,7 @@ class Generator:
                 player.socket.transport.close()
 
 
-def generator_process(
-    url: str, plans: list[RoomPlan], deflate: bool, seed: int, *, cpus: set[int] | None, pipe: Any
-) -> None:
+def generator_process(plans: list[RoomPlan], deflate: bool, seed: int, *, cpus: set[int] | None, pipe: Any) -> None:
     """Entry point of a generator process: obey the main process's commands until 'close'."""
     raise_nofile()
     if cpus:
@@ -927,7 +1014,7 @@ def generator_process(
     except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
         loop_factory = asyncio.new_event_loop
     with asyncio.Runner(loop_factory=loop_factory) as runner:
-        runner.run(_serve_commands(Generator(url, plans, deflate, seed), pipe))
+        runner.run(_serve_commands(Generator(plans, deflate, seed), pipe))
 
 
 async def _serve_commands(generator: Generator, pipe: Any) -> None:
@@ -964,7 +1051,7 @@ async def _serve_commands(generator: Generator, pipe: Any) -> None:
 class Generators:
     """The generator processes, each with a share of the rooms."""
 
-    def __init__(self, url: str, plans: list[RoomPlan], workers: int, deflate: bool, cpus: set[int] | None) -> None:
+    def __init__(self, plans: list[RoomPlan], workers: int, deflate: bool, cpus: set[int] | None) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipes: list[multiprocessing.connection.Connection] = []
         self.processes: list[Any] = []
@@ -975,7 +1062,7 @@ class Generators:
             mine, theirs = context.Pipe()
             process = context.Process(
                 target=generator_process,
-                args=(url, share, deflate, 1000 + index),
+                args=(share, deflate, 1000 + index),
                 kwargs={"cpus": cpus, "pipe": theirs},
                 daemon=True,
             )
@@ -1011,16 +1098,17 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return values[min(len(values) - 1, int(len(values) * fraction))]
 
 
-def settle(pid: int | None, seconds: float) -> float | None:
-    """Resident memory of ``pid`` once it stopped moving (the smallest of a few readings)."""
-    if pid is None:
+def settle(pids: Sequence[int], seconds: float) -> list[float] | None:
+    """Resident memory of each of ``pids`` once it stopped moving (the smallest of a few readings)."""
+    if not pids:
         return None
     time.sleep(seconds)
-    readings = []
+    readings: list[list[float]] = [[] for _ in pids]
     for _ in range(3):
-        readings.append(rss_mib(pid))
+        for found, pid in zip(readings, pids, strict=True):
+            found.append(rss_mib(pid))
         time.sleep(0.2)
-    return min(readings)
+    return [min(found) for found in readings]
 
 
 @dataclass
@@ -1039,18 +1127,33 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
     server_cpus = {cpus[0]} if pin else None
     generator_cpus = set(cpus[1:]) if pin else None
     if args.server:
-        server = Server(args.server.rstrip("/"), args.server_pid, name="given")
+        servers = [Server(url.rstrip("/"), None, name="given") for url in args.server]
+        pids = list(args.server_pid or [])
     elif target == "fabula":
-        server = start_fabula(args, server_cpus)
+        servers = start_fabulas(args, server_cpus)
+        pids = [server.pid for server in servers if server.pid is not None]
     else:
-        server = start_transport(sample, server_cpus)
+        servers = [start_transport(sample, server_cpus)]
+        pids = [server.pid for server in servers if server.pid is not None]
+    urls = [server.url for server in servers]
+    several = len(urls) > 1 or len(pids) > 1
+    backends = target == "fabula" and not args.server and bool(args.database or args.redis)
+    backends = backends and is_local(args.database) and is_local(args.redis)
     run = Run(target, args.rooms * args.players, args.rooms)
     out = run.figures
     generators: Generators | None = None
-    pid = server.pid
+    pid = pids[0] if pids else None
     try:
-        print(f"\n== {target} at {server.url} (pid {pid}) — {args.rooms} rooms × {args.players} players", flush=True)
-        if pid is not None:
+        if not several:
+            print(f"\n== {target} at {urls[0]} (pid {pid}) — {args.rooms} rooms × {args.players} players", flush=True)
+        else:
+            print(
+                f"\n== {target} at {', '.join(urls)} (pids {', '.join(map(str, pids)) or 'not given'}) — "
+                f"{args.rooms} rooms × {args.players} players"
+                + (f", each room's players split round-robin over the {len(urls)} servers" if len(urls) > 1 else ""),
+                flush=True,
+            )
+        if pid is not None and not several:
             out["server_nofile"] = nofile_of(pid)
             out["server_cpus"] = sorted(os.sched_getaffinity(pid))
             print(
@@ -1058,16 +1161,49 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
                 f"generator CPUs {sorted(generator_cpus) if generator_cpus else cpus}",
                 flush=True,
             )
+        elif several:
+            out["server_pids"] = pids
+            out["server_urls"] = urls
+            out["server_nofile"] = [nofile_of(p) for p in pids]
+            out["server_cpus"] = [sorted(os.sched_getaffinity(p)) for p in pids]
+            for p, nofile, allowed in zip(pids, out["server_nofile"], out["server_cpus"], strict=True):
+                print(f"   server pid {p}: RLIMIT_NOFILE {nofile}, CPUs {allowed}", flush=True)
+            if args.server:
+                pinning = "the given servers as they are (CPUs above); the generator " + (
+                    f"on CPUs {sorted(generator_cpus)}" if generator_cpus else "not pinned"
+                )
+            elif pin:
+                pinning = (
+                    f"all {len(pids)} server processes on CPU {cpus[0]}, sharing that one core; "
+                    f"the generator on CPUs {sorted(generator_cpus or ())}"
+                )
+            else:
+                pinning = "nothing pinned (--no-pin): servers and generator share every CPU"
+            print(f"   pinning: {pinning}", flush=True)
         out["generator_cpus"] = sorted(generator_cpus) if generator_cpus else cpus
+        if backends:
+            print(
+                "   PostgreSQL and Redis: local, not pinned; their CPU (every process named "
+                f"{' or '.join(BACKENDS)}) is measured apart",
+                flush=True,
+            )
         idle = "idle" in phases
+        readings: dict[str, list[float]] = {}
+
+        def memory(key: str) -> None:
+            found = settle(pids, args.settle)
+            out[key] = None if found is None else sum(found)
+            if found is not None and several:
+                readings[key] = found
+
         if idle:
-            out["rss_empty"] = settle(pid, args.settle)
+            memory("rss_empty")
         started = time.monotonic()
-        plans = asyncio.run(take_seats(server.url, args.rooms, args.players))
+        plans = asyncio.run(take_seats(urls, args.rooms, args.players))
         out["seats_seconds"] = time.monotonic() - started
         if idle:
-            out["rss_seated"] = settle(pid, args.settle)
-        generators = Generators(server.url, plans, args.workers, args.deflate, generator_cpus)
+            memory("rss_seated")
+        generators = Generators(plans, args.workers, args.deflate, generator_cpus)
         connected = generators.ask("connect")
         out["connected"] = sum(c["connected"] for c in connected)
         out["connect_failures"] = dict(sum((Counter(c["failures"]) for c in connected), Counter()))
@@ -1081,45 +1217,77 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
             flush=True,
         )
         if idle:
-            out["rss_connected"] = settle(pid, args.settle)
+            memory("rss_connected")
         playing = sum(g["playing"] for g in generators.ask("start"))
         out["games_started"] = playing
         if idle:
-            out["rss_playing"] = settle(pid, args.settle)
+            memory("rss_playing")
             report_idle(out, args.rooms, out["connected"])
+            if readings:
+                out["rss_each"] = readings
+                for index, p in enumerate(pids):
+                    print(
+                        f"     pid {p}: "
+                        + " → ".join(
+                            f"{readings[key][index]:.1f}"
+                            for key in ("rss_empty", "rss_seated", "rss_connected", "rss_playing")
+                        )
+                        + " MiB",
+                        flush=True,
+                    )
         for phase in ("paced", "max"):
             if phase not in phases:
                 continue
             spec = PhaseSpec(
                 phase, args.think, args.jitter == "uniform", time.monotonic() + 0.5, args.warmup, args.duration
             )
-            out[phase] = run_phase(generators, spec, pid, args.signal_window)
+            out[phase] = run_phase(
+                generators,
+                spec,
+                pids,
+                signal_window=args.signal_window,
+                backends=backends,
+                urls=urls if len(urls) > 1 else None,
+            )
             report_phase(phase, out[phase], args)
     finally:
         if generators is not None:
             generators.close()
-        server.stop()
+        stop_servers(servers)
     return run
 
 
-def run_phase(generators: Generators, spec: PhaseSpec, pid: int | None, signal_window: bool = False) -> dict[str, Any]:
+def run_phase(
+    generators: Generators,
+    spec: PhaseSpec,
+    pids: Sequence[int],
+    *,
+    signal_window: bool = False,
+    backends: bool = False,
+    urls: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """One phase; CPU and memory of the server processes ``pids`` (summed, and each one's when
+    several), of the local PostgreSQL and Redis if ``backends``; actions by server if ``urls``."""
+    pids = list(pids)
     pipes = generators.pipes
     for pipe in pipes:
         pipe.send(("run", spec))
     window_start = spec.start + spec.warmup
     window_end = window_start + spec.duration
     time.sleep(max(0.0, window_start - time.monotonic()))
-    if signal_window and pid:
-        os.kill(pid, signal.SIGUSR1)
-    cpu_start = cpu_seconds(pid) if pid else None
+    if signal_window:
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)
+    cpu_start = [cpu_seconds(pid) for pid in pids]
+    backend_start = backend_cpu() if backends else {}
     machine_start = cpu_times()
     ours_start = sum(cpu_seconds(p) for p in generators.pids()) + time.process_time()
-    rss_peak = 0.0
+    rss_peak = [0.0 for _ in pids]
     while time.monotonic() < window_end:
         time.sleep(min(1.0, max(0.0, window_end - time.monotonic())))
-        if pid:
-            rss_peak = max(rss_peak, rss_mib(pid))
-    cpu_end = cpu_seconds(pid) if pid else None
+        rss_peak = [max(peak, rss_mib(pid)) for peak, pid in zip(rss_peak, pids, strict=True)]
+    cpu_used = [cpu_seconds(pid) - start for pid, start in zip(pids, cpu_start, strict=True)]
+    backend_end = backend_cpu() if backends else {}
     machine_end = cpu_times()
     ours = sum(cpu_seconds(p) for p in generators.pids()) + time.process_time() - ours_start
     machine = cpu_usage(machine_start, machine_end)
@@ -1127,8 +1295,11 @@ def run_phase(generators: Generators, spec: PhaseSpec, pid: int | None, signal_w
         sum(end) - end[3] - end[4] - (sum(start) - start[3] - start[4])
         for start, end in zip(machine_start.values(), machine_end.values(), strict=True)
     ) / os.sysconf("SC_CLK_TCK")
-    if signal_window and pid:
-        os.kill(pid, signal.SIGUSR2)
+    # a backend process born in the window (a new PostgreSQL connection) counts whole
+    backend_used = sum(used - backend_start.get(pid, 0.0) for pid, used in backend_end.items())
+    if signal_window:
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR2)
     answers = []
     for pipe in pipes:
         if not pipe.poll(spec.drain + 120):
@@ -1165,16 +1336,27 @@ def run_phase(generators: Generators, spec: PhaseSpec, pid: int | None, signal_w
         "sample": next((answer["sample"] for answer in answers if answer["sample"]), None),
         "cpus": machine,
         # busy CPU time that was neither the server's nor the load's: other work on the machine
-        "others_cpu_percent": None
-        if cpu_start is None or cpu_end is None
-        else 100 * (busy - ours - (cpu_end - cpu_start)) / spec.duration,
+        "others_cpu_percent": None if not pids else 100 * (busy - ours - sum(cpu_used) - backend_used) / spec.duration,
     }
-    if cpu_start is not None and cpu_end is not None and pid is not None:
-        figures["server_cpu_percent"] = 100 * (cpu_end - cpu_start) / spec.duration
-        figures["server_rss_mib"] = rss_mib(pid)
-        figures["server_rss_peak_mib"] = rss_peak
+    if pids:
+        rss_now = [rss_mib(pid) for pid in pids]
+        figures["server_cpu_percent"] = 100 * sum(cpu_used) / spec.duration
+        figures["server_rss_mib"] = sum(rss_now)
+        figures["server_rss_peak_mib"] = sum(rss_peak)  # with several: the sum of each one's peak
         if actions:
-            figures["server_cpu_us_per_action"] = 1e6 * (cpu_end - cpu_start) / actions
+            figures["server_cpu_us_per_action"] = 1e6 * sum(cpu_used) / actions
+        if len(pids) > 1:
+            figures["servers"] = [
+                {"pid": pid, "cpu_percent": 100 * used / spec.duration, "rss_mib": now, "rss_peak_mib": peak}
+                for pid, used, now, peak in zip(pids, cpu_used, rss_now, rss_peak, strict=True)
+            ]
+    if backends:
+        figures["backends_cpu_percent"] = 100 * backend_used / spec.duration
+        if actions:
+            figures["backends_cpu_us_per_action"] = 1e6 * backend_used / actions
+    if urls is not None:
+        acked_by = sum((Counter(answer["acked_by"]) for answer in answers), Counter())
+        figures["actions_by_server"] = {url: acked_by.get(url, 0) for url in urls}
     return figures
 
 
@@ -1219,10 +1401,33 @@ def report_phase(phase: str, f: dict[str, Any], args: argparse.Namespace) -> Non
     print(f"   errors (warm-up, window and drain): {errors}")
     if "server_cpu_percent" in f:
         per_action = f.get("server_cpu_us_per_action")
+        several = f.get("servers")
         print(
-            f"   server: CPU {f['server_cpu_percent']:.0f}% of one core"
+            (
+                f"   servers ({len(several)} processes together): CPU {f['server_cpu_percent']:.0f}% of a core"
+                if several
+                else f"   server: CPU {f['server_cpu_percent']:.0f}% of one core"
+            )
             + (f" ({per_action:.0f} µs per action)" if per_action else "")
-            + f", resident {f['server_rss_mib']:.1f} MiB (peak {f['server_rss_peak_mib']:.1f})"
+            + f", resident {f['server_rss_mib']:.1f} MiB "
+            + ("(sum of each one's peak" if several else "(peak")
+            + f" {f['server_rss_peak_mib']:.1f})"
+        )
+        for one in several or ():
+            print(
+                f"     pid {one['pid']}: CPU {one['cpu_percent']:.0f}%, resident {one['rss_mib']:.1f} MiB "
+                f"(peak {one['rss_peak_mib']:.1f})"
+            )
+    if "actions_by_server" in f:
+        print(
+            "   actions acked, by the server the acting player is connected to: "
+            + ", ".join(f"{url} {n}" for url, n in f["actions_by_server"].items())
+        )
+    if "backends_cpu_percent" in f:
+        per_action = f.get("backends_cpu_us_per_action")
+        print(
+            f"   PostgreSQL + Redis: CPU {f['backends_cpu_percent']:.0f}% of a core"
+            + (f" ({per_action:.0f} µs per action)" if per_action else "")
         )
     print(
         f"   generator: CPU {generator} of a core, loop lag p99 {f['generator_lag_p99_ms']:.1f} ms "
@@ -1285,7 +1490,8 @@ def verdicts(fabula: Run, ceilings: list[Run], args: argparse.Namespace) -> list
         ok = top["actions_per_second"] >= TARGET_ACTIONS and fabula.players >= TARGET_PLAYERS
         lines.append(
             f"max {top['actions_per_second']:.0f} actions/s with {top['connected']:,} players connected "
-            f"(server CPU {top.get('server_cpu_percent', float('nan')):.0f}% of a core) — target ≥ "
+            + (f"({len(top['servers'])} servers' CPU together " if top.get("servers") else "(server CPU ")
+            + f"{top.get('server_cpu_percent', float('nan')):.0f}% of a core) — target ≥ "
             f"{TARGET_ACTIONS:,.0f} at full load ({TARGET_PLAYERS:,} players): "
             + (verdict(ok) if fabula.players >= TARGET_PLAYERS else "not tested at this scale (--rooms 834)")
         )
@@ -1296,7 +1502,9 @@ def verdicts(fabula: Run, ceilings: list[Run], args: argparse.Namespace) -> list
             ratio = top["actions_per_second"] / bare["actions_per_second"] if bare["actions_per_second"] else 0.0
             lines.append(
                 f"ceiling ({ceiling.target}): {bare['actions_per_second']:.0f} actions/s, Fabula reaches "
-                f"{ratio:.2f} of it — target ≥ {TARGET_RATIO}: {verdict(ratio >= TARGET_RATIO)}"
+                f"{ratio:.2f} of it"
+                + (f" (Fabula on {args.servers} processes, the transport on one)" if args.servers > 1 else "")
+                + f" — target ≥ {TARGET_RATIO}: {verdict(ratio >= TARGET_RATIO)}"
                 + (
                     " (the generator was near saturation on the ceiling: the ratio is an upper bound)"
                     if any(c > 85 for c in bare["generator_cpu_percent"])
@@ -1310,8 +1518,28 @@ def verdicts(fabula: Run, ceilings: list[Run], args: argparse.Namespace) -> list
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--server", help="the URL of a running server to load (default: start one)")
-    parser.add_argument("--server-pid", type=int, help="with --server: its process id, for CPU and memory")
+    parser.add_argument(
+        "--server",
+        action="append",
+        metavar="URL",
+        help="the URL of a running server to load (default: start one); repeat it for several processes of "
+        "one deployment: each room's players are split round-robin over them",
+    )
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        metavar="PID",
+        help="with --server: its process id, for CPU and memory; repeat it for several (summed, and shown each)",
+    )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="start N fabula serve processes over --database and --redis (one schema and namespace, dropped "
+        "afterwards) and split each room's players round-robin over them (default 1)",
+    )
     parser.add_argument("--target", choices=("fabula", "transport"), default="fabula", help="the server to start")
     parser.add_argument("--rooms", type=int, default=100, help="rooms (default 100)")
     parser.add_argument("--players", type=int, default=6, help="players a room (default 6)")
@@ -1340,7 +1568,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--pin",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="pin the started server to one core and the generator to the others (default on)",
+        help="pin the started server(s) to one core, all together, and the generator to the others (default on)",
     )
     parser.add_argument("--durability", choices=("process", "power"), default="process")
     parser.add_argument(
@@ -1358,6 +1586,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args.phases = [phase.strip() for phase in args.phases.split(",") if phase.strip()]
     if unknown := set(args.phases) - {"idle", "paced", "max"}:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    if args.servers < 1:
+        parser.error("--servers must be at least 1")
+    if args.servers > 1:
+        if args.server:
+            parser.error("--servers starts the servers itself: give it or --server URL …, not both")
+        if args.target != "fabula":
+            parser.error("--servers is for fabula serve only")
+        if not (args.database and args.redis):
+            parser.error("--servers N > 1 needs --database and --redis: several processes share their rooms there")
+    if args.server_pid and not args.server:
+        parser.error("--server-pid goes with --server")
     return args
 
 

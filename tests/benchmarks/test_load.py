@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
+import asyncpg
 import pytest
+
+from ..services import postgres_url, redis_url, run_aside
+
+__all__ = ["postgres_url", "redis_url"]  # fixtures, used by name
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -45,6 +51,68 @@ def test_short_load_on_fabula(load: ModuleType) -> None:
         assert 0 < found["p50_ms"] <= found["p99_ms"] <= found["max_ms"] < 5000
         assert found["server_cpu_percent"] > 0
     assert figures["max"]["actions_per_second"] > figures["paced"]["actions_per_second"]
+
+
+def test_short_load_on_two_processes(load: ModuleType, postgres_url: str, redis_url: str) -> None:
+    args = load.parse_args(
+        [
+            "--servers=2",
+            f"--database={postgres_url}",
+            f"--redis={redis_url}",
+            "--rooms=2",
+            "--players=3",
+            "--think=1",
+            "--duration=2",
+            "--warmup=1",
+            "--settle=0.5",
+            "--no-pin",
+            "--server-log-level=warning",
+        ]
+    )
+    run = load.measure(args, "fabula", ["idle", "paced", "max"])
+    figures = run.figures
+    assert len(figures["server_pids"]) == 2
+    assert figures["connected"] == 6
+    assert figures["games_started"] == 2
+    assert figures["kib_per_idle_player"] > 0
+    assert set(figures["rss_each"]) == {"rss_empty", "rss_seated", "rss_connected", "rss_playing"}
+    for phase in ("paced", "max"):
+        found = figures[phase]
+        # every player acts on what its own process sent it: no move of a stale view is refused
+        assert found["errors"] == {}, phase
+        assert found["actions"] > 0, phase
+        # each act reached all three players of its room, on both processes
+        assert found["latency_samples"] > 0
+        assert 0 < found["p50_ms"] <= found["p99_ms"] <= found["max_ms"] < 5000
+        assert [one["pid"] for one in found["servers"]] == figures["server_pids"]
+        assert found["server_cpu_percent"] == pytest.approx(sum(one["cpu_percent"] for one in found["servers"]))
+        assert found["backends_cpu_percent"] >= 0
+        assert sum(found["actions_by_server"].values()) == found["actions"]
+    # every room spans both processes: both acknowledged moves
+    assert all(n > 0 for n in figures["max"]["actions_by_server"].values())
+    assert all(one["cpu_percent"] > 0 for one in figures["max"]["servers"])
+
+    async def schema_left() -> bool:
+        connection = await asyncpg.connect(postgres_url)
+        try:
+            found = await connection.fetchval(
+                "SELECT count(*) FROM information_schema.schemata WHERE schema_name = $1", f"fabula_load_{os.getpid()}"
+            )
+        finally:
+            await connection.close()
+        return bool(found)
+
+    assert not run_aside(schema_left)
+
+
+def test_several_servers_need_the_shared_backends(load: ModuleType) -> None:
+    with pytest.raises(SystemExit):
+        load.parse_args(["--servers=2"])
+    with pytest.raises(SystemExit):
+        load.parse_args(["--servers=2", "--database=postgresql://x/y", "--redis=redis://x", "--server=http://x"])
+    args = load.parse_args(["--server=http://a:1", "--server=http://b:2/", "--server-pid=1", "--server-pid=2"])
+    assert args.server == ["http://a:1", "http://b:2/"]
+    assert args.server_pid == [1, 2]
 
 
 def test_transport_relays_to_the_room(load: ModuleType) -> None:

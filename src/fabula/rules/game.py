@@ -652,6 +652,13 @@ class Game:
 
         return seat_view(self, seat)
 
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of several seats at once, as `view` gives them one by one (cheaper: what they
+        share is built once, and shared)."""
+        from .views import seat_views
+
+        return seat_views(self, seats)
+
     # ---------------------------------------------------------------- state
 
     def copy(self) -> Game:

@@ -91,8 +91,11 @@ class Cluster:
     async def _catch_up(self, live: LiveRoom) -> None:
         failures = 0
         while live.behind >= live.room.seq and self.service.rooms.get(live.room.code) is live:
+            asked = live.behind
             try:
                 if not await self.service.catch_up(live):
+                    if live.behind > asked:
+                        continue  # a notice came during the load, which may not have seen its entry
                     return  # nothing (more) stored: a notice of ours, or a resync with nothing missed
             except RulesError:  # the room is gone (deleted by an idle sweep elsewhere)
                 return

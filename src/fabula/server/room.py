@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -224,10 +224,17 @@ class Room:
     def snapshot(self, member: int | None, present: Collection[int] = ()) -> dict[str, Any]:
         """What ``member`` (None: a spectator) may know of the room, its own seat's game view
         included; ``present``: the members connected now (bots always are)."""
-        seat = None if member is None else self.seat_of(member)
-        game = self.game
+        return self.snapshots([member], present)[member]
+
+    def snapshots(
+        self, members: Iterable[int | None], present: Collection[int] = ()
+    ) -> dict[int | None, dict[str, Any]]:
+        """`snapshot` of each of ``members`` at once: the part they share is built once."""
+        wanted = list(dict.fromkeys(members))
         seats = {m: s for s, m in enumerate(self.seating)}
-        return {
+        game = self.game
+        views = None if game is None else game.views({seats.get(m) for m in wanted if m is not None} | {None})
+        shared = {
             "code": self.code,
             "seq": self.seq,
             "status": self.status,
@@ -253,11 +260,20 @@ class Room:
                 for m in self.members.values()
             ],
             "pairs": self.full_pairs() if self.settings.mode == "teams" else None,
-            "you": None if member is None else {"member": member, "seat": seat, "host": member == self.host},
+            "you": None,
             "games_started": self.games_started,
             "deadline": self.deadline(),
-            "game": None if game is None else game.view(seat),
+            "game": None,
         }
+        result: dict[int | None, dict[str, Any]] = {}
+        for member in wanted:
+            seat = None if member is None else seats.get(member)
+            snapshot = dict(shared)
+            if member is not None:
+                snapshot["you"] = {"member": member, "seat": seat, "host": member == self.host}
+            snapshot["game"] = None if views is None else views[seat]
+            result[member] = snapshot
+        return result
 
     # ------------------------------------------------------------------ changing
 

@@ -451,14 +451,12 @@ class RoomService:
 
     def _send_states(self, live: LiveRoom) -> None:
         """Every connection of the room gets its member's new snapshot (computed once per member)."""
-        room = live.room
-        present = live.present()
-        snapshots: dict[int | None, p.State] = {}
+        if not live.connections:
+            return
+        snapshots = live.room.snapshots([c.member for c in live.connections], live.present())
+        states = {member: p.State(snapshot) for member, snapshot in snapshots.items()}
         for connection in live.connections:
-            member = connection.member
-            if member not in snapshots:
-                snapshots[member] = p.State(room.snapshot(member, present))
-            connection.send(snapshots[member])
+            connection.send(states[connection.member])
 
     # ------------------------------------------------------------------ rooms and seats (HTTP)
 
