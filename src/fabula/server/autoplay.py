@@ -45,13 +45,22 @@ class AutoPlayers:
         #: (room code, game number) of the games already learned from
         self._learned: set[tuple[str, int]] = set()
         self._warming: set[tuple[str, ...]] = set()
+        self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
     def cards_of(self, room: Room) -> Mapping[str, Card]:
-        """The room's cards by id (empty if its decks are gone: the bots then play blind)."""
-        try:
-            return {card.id: card for card in self.library.cards(room.settings.decks)}
-        except DeckError:
-            return {}
+        """The room's cards by id (empty if its decks are gone: the bots then play blind), read
+        once per game rather than from the disk at every move."""
+        key = (room.code, room.games_started)
+        found = self._cards.get(key)
+        if found is None:
+            if len(self._cards) > 1000:  # games long over: read again if ever asked
+                self._cards.clear()
+            try:
+                found = {card.id: card for card in self.library.cards(room.settings.decks)}
+            except DeckError:
+                found = {}
+            self._cards[key] = found
+        return found
 
     def memory(self) -> ClueMemory | None:
         if not self.memory_enabled:

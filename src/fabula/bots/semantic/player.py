@@ -139,7 +139,15 @@ class _DeckPlan:
         weights = guesser.weights
         self.find: Floats = features @ np.asarray(weights.find_text)
         self.draw: Floats = features @ np.asarray(weights.vote_text)
+        self._allowed: dict[Card, npt.NDArray[np.bool_]] = {}
         guesser.encoder.save_cache([*self.clues, *(text for card in self.cards for text in card_texts(card))])
+
+    def allowed_for(self, card: Card) -> npt.NDArray[np.bool_]:
+        """Which of the clues a bot may give for ``card`` (`allowed_clue`), worked out once."""
+        found = self._allowed.get(card)
+        if found is None:
+            found = self._allowed[card] = np.array([allowed_clue(clue, card) for clue in self.clues], dtype=bool)
+        return found
 
 
 _plans: dict[tuple[tuple[str, ...], bool], _DeckPlan] = {}
@@ -225,9 +233,7 @@ class SemanticBot:
         plan = deck_plan(self.guesser, self._deck(view), simple=persona.simple_clues)
         hand = [action.card for action in legal]
         columns = np.array([plan.matrix.position[card_id] for card_id in hand])
-        allowed = np.array(
-            [[allowed_clue(clue, self.card(card_id)) for card_id in hand] for clue in plan.clues], dtype=bool
-        )
+        allowed = np.stack([plan.allowed_for(self.card(card_id)) for card_id in hand], axis=1)
         if persona.models_others:
             expected = self._expected_scores(view, plan, columns)
         else:
