@@ -240,6 +240,10 @@ class SemanticBot:
             # The beginner's way: the word that fits the card best, whoever else might see it too.
             expected = plan.find[:, columns] - plan.find.mean(axis=1, keepdims=True)
         expected = np.where(allowed, expected, -np.inf)
+        if not np.isfinite(expected).any():  # no clue it knows is allowed (a deck titled with its words)
+            action = legal[self.rng.randrange(len(legal))]
+            card = self.card(action.card)
+            return action.with_clue(next(c for k in range(1, 1000) if allowed_clue(c := f"Mystery {k}", card)))
         if persona.clue_temperature > 0:
             flat = expected.ravel()
             finite = np.isfinite(flat)
@@ -250,8 +254,6 @@ class SemanticBot:
             best = np.flatnonzero(expected.ravel() == expected.max())
             pick = int(best[self.rng.randrange(len(best))])
         clue_row, hand_column = divmod(pick, len(hand))
-        if not np.isfinite(expected.ravel()[pick]):  # no allowed clue at all (a deck of one-word titles)
-            return legal[hand_column].with_clue(self.rng.choice(clue_pool(simple_only=True)))
         clue = plan.clues[clue_row]
         return legal[hand_column].with_clue(clue[:1].upper() + clue[1:])
 
