@@ -31,12 +31,15 @@ def assert_fits(page: Page, screen: str) -> None:
 
 
 def assert_card_shapes(page: Page, selector: str, screen: str) -> None:
-    page.wait_for_function(
-        "(selector) => [...document.querySelectorAll(selector)].every((img) => img.getBoundingClientRect().width > 0)",
+    # Measured in the same call that sees them laid out: a state arriving in between (a bot's
+    # move) redraws the table, and a fresh image is 0 px wide until the browser has laid it out.
+    boxes: list[list[float]] = page.wait_for_function(
+        """(selector) => {
+            const boxes = [...document.querySelectorAll(selector)].map((img) => img.getBoundingClientRect());
+            return boxes.length && boxes.every((box) => box.width > 0) && boxes.map((box) => [box.width, box.height]);
+        }""",
         arg=selector,
-    )
-    sizes = "images => images.map((img) => [img.getBoundingClientRect().width, img.getBoundingClientRect().height])"
-    boxes: list[list[float]] = page.eval_on_selector_all(selector, sizes)
+    ).json_value()
     assert boxes, f"{screen}: no {selector}"
     for index, (width, height) in enumerate(boxes):
         assert width > 40, f"{screen}: card {index} is {width} px wide"
