@@ -32,13 +32,8 @@ def _score(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from fabula.simulation import simulate
 
-    try:
-        options = json.loads(args.options) if args.options else {}
-    except json.JSONDecodeError as error:
-        print(f"error: --options is not JSON: {error}", file=sys.stderr)
-        return 2
-    if not isinstance(options, dict):
-        print("error: --options must be a JSON object", file=sys.stderr)
+    options = _options(args.options)
+    if options is None:
         return 2
     if args.games < 1:
         print("error: --games must be at least 1", file=sys.stderr)
