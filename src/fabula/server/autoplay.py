@@ -44,7 +44,7 @@ class AutoPlayers:
         self._memory: ClueMemory | None = None
         #: (room code, game number) of the games already learned from
         self._learned: set[tuple[str, int]] = set()
-        self._warming: set[tuple[str, ...]] = set()
+        self._warming: set[tuple[tuple[str, ...], bool]] = set()
         self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
     def cards_of(self, room: Room) -> Mapping[str, Card]:
@@ -84,18 +84,21 @@ class AutoPlayers:
     def warm(self, room: Room, level: str) -> None:
         """Start reading the room's deck in the background (a new deck takes seconds), so the
         bot's first move is not the one that waits."""
-        if level == "random" or tuple(room.settings.decks) in self._warming:
+        if level == "random":
             return
-        self._warming.add(tuple(room.settings.decks))
+        from fabula.bots.semantic.player import PERSONAS, deck_plan
+
+        simple = PERSONAS[level].simple_clues  # the plan this level's storyteller will ask for
+        key = (tuple(room.settings.decks), simple)
+        if key in self._warming:
+            return
+        self._warming.add(key)
         cards = list(self.cards_of(room).values())
 
         def read() -> None:
             from fabula.bots.semantic.guesser import Guesser
-            from fabula.bots.semantic.player import deck_plan
 
-            guesser = Guesser()
-            for simple in (False, True):
-                deck_plan(guesser, cards, simple=simple)
+            deck_plan(Guesser(), cards, simple=simple)
 
         asyncio.get_running_loop().run_in_executor(None, read).add_done_callback(_report)
 
