@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fabula.cards.original import original_deck
 
 from .harness import Client, LiveServer, create_room, live_server
-from .players import move_once, play_to_end
+from .players import awaited, move_once, play_to_end
 
 TITLES = {card.id: card.title.lower() for card in original_deck().cards}
 
@@ -108,3 +110,66 @@ async def test_the_memory_can_be_switched_off(tmp_path: Path) -> None:
         assert final["game"]["outcome"] is not None
         assert server.service.autoplay.memory() is None  # a finished game taught nothing
         await host.close()
+
+
+def seq_above(seq: int, room: dict[str, Any]) -> bool:
+    return bool(room["seq"] > seq)
+
+
+async def now_or_next(client: Client, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The client's room if ``test`` holds for it now, else the first later state for which it does."""
+    seen = len(client.received)
+    if client.room is not None and test(client.room):
+        return client.room
+    found = await client.wait_for(lambda m: m["type"] == "state" and test(m["room"]), start=seen)
+    room: dict[str, Any] = found["room"]
+    return room
+
+
+@pytest.mark.anyio
+async def test_a_bot_that_proposed_leaves_the_choice_to_its_person_teammate_until_the_table_is_quiet(
+    server: LiveServer,
+) -> None:
+    """Team mode, a person and a bot as teammates: once the bot has proposed its card, it does not
+    play over the person's head — only after ``teammate_wait_seconds`` without a move."""
+    # Four storyteller turns each: the random teammate proposes rather than plays in half its turns.
+    host, _ = await host_room(server, mode="teams", options={"storyteller_cycles": 4})
+    for _ in range(5):
+        assert (await host.request({"type": "add_bot", "level": "random"}))["type"] == "ack"
+    await host.wait_state(lambda r: len(r["members"]) == 6)
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    rng = random.Random(5)
+    waited = 0
+    while waited < 2:
+        room = host.room
+        assert room is not None
+        assert room["game"] is not None, "the game ended before the bot ever proposed"
+        assert room["status"] != "over", "the game ended before the bot ever proposed"
+        game = room["game"]
+        seen = len(host.received)
+        our_team = {game["seat"], (game["seat"] + 3) % 6}  # seats s and s + N/2 are teammates
+        if game["phase"] == "play" and game["storyteller"] not in our_team and awaited(room):
+            # Our team chooses who plays: leave it to the bot until it has proposed or played.
+            room = await now_or_next(
+                host, lambda r: r["game"]["teammate_proposed"] or not awaited(r) or r["game"]["phase"] != "play"
+            )
+            if room["game"]["phase"] == "play" and awaited(room):
+                proposed_at = len(host.received)
+                await asyncio.sleep(0.5)  # with no wait, a bot (delay 0 here) would have played by now
+                assert host.room is not None
+                assert awaited(host.room), "the bot played over its teammate's head"
+                assert host.received[proposed_at:] == []  # nothing happened at all meanwhile
+                # A quiet table later the bot moves (a random bot may propose again, and wait again).
+                for _ in range(30):
+                    before: int = host.room["seq"]
+                    server.shift_clock(server.config.teammate_wait_seconds + 1)
+                    room = await now_or_next(host, partial(seq_above, before))
+                    if not (awaited(room) and room["game"]["phase"] == "play"):
+                        break
+                else:
+                    raise AssertionError("the bot never played")
+                waited += 1
+            continue
+        if await move_once(host, rng) is None:
+            await host.wait_for(lambda m: m["type"] == "state", start=seen, timeout=30)
+    await host.close()

@@ -267,6 +267,11 @@ class Game:
         """``seat``'s hand (for the engine and tests; clients get `view`)."""
         return tuple(self._hands[seat])
 
+    def proposal(self, seat: int) -> str | None:
+        """The card ``seat`` proposed to its teammate this turn (team mode), if it did. Hidden:
+        the teammate's view only says that a proposal was made."""
+        return self._proposals[seat]
+
     @property
     def table(self) -> tuple[str, ...]:
         """The cards in slot order once laid out (empty before the vote)."""

@@ -58,6 +58,13 @@ class Config:
         default=60, metadata={"help": "a bot moves for a seat whose player has been away this long"}
     )
     bot_delay_seconds: float = field(default=1.0, metadata={"help": "how long a bot 'thinks' before its move"})
+    teammate_wait_seconds: float = field(
+        default=20.0,
+        metadata={
+            "help": "team mode: a bot that proposed its card leaves the choice to a person teammate at the "
+            "table, and plays only after nobody has moved for this long (or at the turn's deadline)"
+        },
+    )
     bot_memory: bool = field(
         default=True,
         metadata={

@@ -915,7 +915,11 @@ class RoomService:
         since_change = max(room.phase_since, room.last_at)
         for seat in game.awaiting:
             member = room.members[room.seating[seat]]
-            if member.bot is not None:
+            if member.bot is not None and self._leaves_choice_to_teammate(live, seat):
+                when, auto = since_change + self.config.teammate_wait_seconds, False
+                if deadline is not None:
+                    when = min(when, deadline)
+            elif member.bot is not None:
                 when, auto = since_change + self.config.bot_delay_seconds, False
             elif member.away:
                 when, auto = since_change + self.config.bot_delay_seconds, True
@@ -927,9 +931,21 @@ class RoomService:
                 when, auto = deadline, True
             else:
                 continue
-            if earliest is None or when < earliest[0]:
+            # At the same moment a bot's own move comes before a stand-in's for a person.
+            if earliest is None or (when, auto) < (earliest[0], earliest[2]):
                 earliest = (when, seat, auto)
         return earliest
+
+    def _leaves_choice_to_teammate(self, live: LiveRoom, seat: int) -> bool:
+        """Whether bot ``seat`` has proposed its card to a teammate who is a person at the table:
+        then choosing who plays is theirs, and the bot plays only once the table has been quiet
+        for ``teammate_wait_seconds`` (two bots settle it at once)."""
+        room = live.room
+        game = room.game
+        if game is None or game.phase is not Phase.PLAY or game.rules.team_of is None or game.proposal(seat) is None:
+            return False
+        mate = room.members[room.seating[game.rules.teammate(seat)]]
+        return mate.bot is None and not mate.away and mate.id not in live.gone_since
 
     async def _auto_move(self, live: LiveRoom) -> None:
         due = self._next_due(live)
