@@ -1,12 +1,13 @@
 """The semantic bots' cost: model load time, resident memory, and time per decision.
 
-Two kinds of decision are timed. A *guess* is one `Guesser.guess` for a clue never seen before
-(so the clue is embedded, not taken from the cache) over a table of the original deck's cards,
-without and with a memory of 3,000 finished rounds (synthetic: random tables, clues from the deck's
-own associations). A *bot move* is one `SemanticBot.choose` in real games (odyssey with 6 and 12
-players, party with 8, every level at the table, the hard bots with that memory): the storyteller
-weighing every clue it knows, a decoy, a vote. The vector cache on disk is pointed at an empty
-folder first, so the start-up figures are those of a first run.
+Two kinds of decision are timed. A *guess* is one `Guesser.guess` for a clue never seen before (so
+the clue is embedded, not taken from the cache) over a table of the original deck's cards, without
+and with a memory of 3,000 finished rounds (synthetic: random tables, clues from the deck's own
+associations), and for Chinese clues, which the multilingual model reads (loaded on the first one:
+its load and resident memory are shown apart). A *bot move* is one `SemanticBot.choose` in real
+games (odyssey with 6 and 12 players, party with 8, every level at the table, the hard bots with
+that memory): the storyteller weighing every clue it knows, a decoy, a vote. The vector cache on
+disk is pointed at an empty folder first, so the start-up figures are those of a first run.
 
 Run: ``python benchmarks/bots.py`` (``--guesses N``, ``--json``). With ``--eval DIR`` (a folder
 holding ``val.jsonl`` and ``cards.json``) it also prints the held-out accuracy figures of
@@ -37,6 +38,10 @@ _WORDS = (
     "Silence", "Journey", "Forgotten", "Home", "Waiting", "Secret", "Dream", "Balance", "Courage", "Hope",
     "Far away", "Lost", "Together", "Night", "Growing", "Escape", "Patience", "Freedom", "Wonder", "Fear",
 )  # fmt: skip
+_ZH_WORDS = (
+    "寂靜", "旅程", "遺忘", "回家", "等待", "秘密", "夢想", "平衡", "勇氣", "希望",
+    "遠方", "迷路", "在一起", "黑夜", "成長", "逃離", "耐心", "自由", "驚奇", "害怕",
+)  # fmt: skip
 _ENDINGS = (
     "", " again", " at last", " of the heart", " in the rain", " before dawn", " and nothing else",
     " for a while", " too soon", " that never was", " under the bed", " in my pocket",
@@ -64,6 +69,17 @@ def clues(count: int, rng: random.Random) -> list[str]:
     seen: set[str] = set()
     while len(out) < count:
         text = f"{rng.choice(_WORDS)}{rng.choice(_ENDINGS)} {rng.choice(_WORDS).lower()}{'.' * rng.randrange(3)}"
+        if text not in seen:
+            seen.add(text)
+            out.append(text)
+    return out
+
+
+def chinese_clues(count: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    while len(out) < count:
+        text = f"{rng.choice(_ZH_WORDS)}的{rng.choice(_ZH_WORDS)}{'…' * rng.randrange(2)}{rng.randrange(100)}"
         if text not in seen:
             seen.add(text)
             out.append(text)
@@ -181,6 +197,12 @@ def main() -> None:
         "decision_6_cards_memory": time_guesses(remembering, deck, chunks[2], 6, rng),
         "decision_12_cards_memory": time_guesses(remembering, deck, chunks[3], 12, rng),
     }
+    before_multilingual = rss_mb()
+    start = time.perf_counter()
+    remembering.guess("指引之光", deck[:6])  # loads the multilingual model and reads the deck with it
+    figures["multilingual_load_and_deck_s"] = round(time.perf_counter() - start, 2)
+    figures["multilingual_rss_mb"] = round(rss_mb() - before_multilingual, 1)
+    figures["decision_6_cards_chinese"] = time_guesses(remembering, deck, chinese_clues(args.guesses, rng), 6, rng)
     start = time.perf_counter()
     figures["bot_moves"] = time_bot_moves(memory, rng)
     figures["bot_games_s"] = round(time.perf_counter() - start, 1)
@@ -209,7 +231,12 @@ def main() -> None:
     print(f"  model load             {load_s:.2f} s, resident memory +{figures['model_rss_mb']:.0f} MB")
     print(f"  original deck vectors  {warm_s:.2f} s, model + deck +{figures['model_and_deck_rss_mb']:.0f} MB")
     print(f"  memory of {len(memory):,} rounds   all in +{figures['with_memory_rss_mb']:.0f} MB")
-    for key in ("decision_6_cards", "decision_12_cards", "decision_6_cards_memory", "decision_12_cards_memory"):
+    print(
+        f"  multilingual model     {figures['multilingual_load_and_deck_s']:.2f} s with the deck's vectors, "
+        f"+{figures['multilingual_rss_mb']:.0f} MB"
+    )
+    decisions = ("decision_6_cards", "decision_12_cards", "decision_6_cards_memory", "decision_12_cards_memory")
+    for key in (*decisions, "decision_6_cards_chinese"):
         row = figures[key]
         label = key.removeprefix("decision_").replace("_", " ")
         times = f"p50 {row['p50_ms']:6.1f} ms  p95 {row['p95_ms']:6.1f} ms  max {row['max_ms']:6.1f} ms"

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from fabula.cards.model import Card
 
 from .associations import associations
-from .encoder import Encoder, Vectors
+from .encoder import TextEncoder, Vectors
 
 #: The clue-to-card similarities every guess starts from, in this order.
 TEXT_FEATURES = ("description", "tags", "tag_max", "tag_top3", "tag_mean")
@@ -69,7 +69,7 @@ def card_texts(card: Card) -> list[str]:
 class CardIndex:
     """Card vectors, cached by card (id and text) for the life of the process."""
 
-    def __init__(self, encoder: Encoder) -> None:
+    def __init__(self, encoder: TextEncoder) -> None:
         self.encoder = encoder
         self._cache: dict[Card, CardVectors] = {}
         self._lock = threading.Lock()

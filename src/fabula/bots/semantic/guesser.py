@@ -16,6 +16,7 @@ in docs/ai.md are measured on; the softmax temperature is folded into them.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ import numpy.typing as npt
 from fabula.cards.model import Card
 
 from .cards import TEXT_FEATURES, CardIndex, card_features
-from .encoder import Encoder, shared_encoder
+from .encoder import MultilingualEncoder, TextEncoder, shared_encoder, shared_multilingual_encoder
 from .memory import MEMORY_FEATURES, ClueMemory
 
 Floats = npt.NDArray[np.float64]
@@ -61,6 +62,26 @@ DEFAULT_WEIGHTS = Weights(
 )
 
 
+#: The multilingual model's weights, for clues MiniLM cannot read (fitted the same way, on the same
+#: English rounds: the model puts a clue in any of its languages in the same space).
+MULTILINGUAL_WEIGHTS = Weights(
+    find_text=(0.021, 2.273, 1.353, 1.683, -1.111),
+    vote_text=(1.279, 2.536, 0.646, 3.055, 0.603),
+    find_memory=(-0.745, 1.882, 0.784, 1.110, -0.917, 3.601, 0.479, 0.912, 1.655, 0.551, 0.118),
+    vote_memory=(0.742, 2.109, 0.283, 2.443, -0.269, -0.892, -0.052, -0.032, 3.305, -0.168, 0.463),
+)
+
+
+def reads_english(clue: str) -> bool:
+    """Whether MiniLM can read ``clue``: every letter in it is Latin. A clue with Chinese (or any
+    other script's) letters goes to the multilingual model.
+
+    >>> reads_english("Guiding light"), reads_english("Café au lait"), reads_english("指引之光")
+    (True, True, False)
+    """
+    return all(not c.isalpha() or c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in clue)
+
+
 def softmax(scores: Floats) -> Floats:
     shifted = np.exp(scores - scores.max())
     result: Floats = shifted / shifted.sum()
@@ -92,21 +113,51 @@ class Guesser:
     """Ranks a table's cards for a clue. Shares the process's model and card vectors.
 
     ``memory``: a `ClueMemory` of finished rounds, or ``None`` to judge by the card texts alone.
+    A clue MiniLM cannot read (`reads_english`) is judged by ``foreign`` — by default the
+    multilingual model, from the card texts alone — loaded on the first such clue.
     """
 
     def __init__(
         self,
         memory: ClueMemory | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
-        encoder: Encoder | None = None,
+        encoder: TextEncoder | None = None,
+        foreign: Guesser | None = None,
     ) -> None:
         self.encoder = encoder or shared_encoder()
         self.index = _index_for(self.encoder)
         self.memory = memory
         self.weights = weights
+        self._foreign = foreign
+
+    @property
+    def reads_every_language(self) -> bool:
+        return isinstance(self.encoder, MultilingualEncoder)
+
+    @property
+    def foreign(self) -> Guesser:
+        """The guesser for clues this one's model cannot read."""
+        if self._foreign is None:
+            self._foreign = Guesser(weights=MULTILINGUAL_WEIGHTS, encoder=shared_multilingual_encoder())
+        return self._foreign
+
+    def reader(self, clue: str) -> Guesser:
+        """The guesser that judges ``clue``: this one, or `foreign` for a clue it cannot read."""
+        return self if self.reads_every_language or reads_english(clue) else self.foreign
+
+    def scores(self, clue: str, cards: Sequence[Card]) -> tuple[Floats, Floats]:
+        """(find, vote) logits of ``cards`` for ``clue``: the softmax of the first is the chance that
+        each is the storyteller's card, of the second the share of votes each draws."""
+        reader = self.reader(clue)
+        features, with_memory = reader.features(clue, cards)
+        w = reader.weights
+        find = features @ np.asarray(w.find_memory if with_memory else w.find_text)
+        vote = features @ np.asarray(w.vote_memory if with_memory else w.vote_text)
+        return find, vote
 
     def features(self, clue: str, cards: Sequence[Card]) -> tuple[Floats, bool]:
-        """The feature matrix (cards × features) and whether it includes memory features."""
+        """This guesser's model's feature matrix (cards × features) and whether it includes memory
+        features (`scores` first picks the model that reads the clue)."""
         vector = self.encoder.encode_one(clue)
         text = card_features(vector, [self.index.vectors(card) for card in cards])
         if self.memory is not None:
@@ -119,21 +170,18 @@ class Guesser:
         """Probabilities for every card of ``cards`` (at least one, ids all different)."""
         if not cards:
             raise ValueError("no cards to guess from")
-        features, with_memory = self.features(clue, cards)
-        w = self.weights
-        find = np.asarray(w.find_memory if with_memory else w.find_text)
-        vote = np.asarray(w.vote_memory if with_memory else w.vote_text)
+        find, vote = self.scores(clue, cards)
         return Guess(
             cards=tuple(card.id for card in cards),
-            probabilities=tuple(float(p) for p in softmax(features @ find)),
-            votes=tuple(float(p) for p in softmax(features @ vote)),
+            probabilities=tuple(float(p) for p in softmax(find)),
+            votes=tuple(float(p) for p in softmax(vote)),
         )
 
 
 _indexes: dict[int, CardIndex] = {}
 
 
-def _index_for(encoder: Encoder) -> CardIndex:
+def _index_for(encoder: TextEncoder) -> CardIndex:
     """One card-vector cache per encoder (so per process, with the shared one)."""
     index = _indexes.get(id(encoder))
     if index is None or index.encoder is not encoder:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .encoder import DIMENSIONS, Encoder, Vectors
+from .encoder import TextEncoder, Vectors
 
 MEMORY_FEATURES = ("told", "told_exact", "voted", "centroid", "prior", "support")
 #: The kernel's width in cosine units.
@@ -97,7 +97,8 @@ def read_rounds(path: str | Path) -> list[PastRound]:
 class _CardMemory:
     """What one card was used for: clue vectors with a weight each, told ones apart."""
 
-    def __init__(self) -> None:
+    def __init__(self, dimensions: int) -> None:
+        self.dimensions = dimensions
         self.told: list[Vectors] = []
         self.voted: list[Vectors] = []
         self.vote_weights: list[float] = []
@@ -108,8 +109,8 @@ class _CardMemory:
     def arrays(self) -> tuple[Vectors, Vectors, Floats, Vectors]:
         """(told clues, voted clues, their vote weights, unit centroid) — rebuilt after a change."""
         if self._cache is None:
-            told = np.stack(self.told) if self.told else np.zeros((0, DIMENSIONS), dtype=np.float32)
-            voted = np.stack(self.voted) if self.voted else np.zeros((0, DIMENSIONS), dtype=np.float32)
+            told = np.stack(self.told) if self.told else np.zeros((0, self.dimensions), dtype=np.float32)
+            voted = np.stack(self.voted) if self.voted else np.zeros((0, self.dimensions), dtype=np.float32)
             weights = np.asarray(self.vote_weights, dtype=np.float64)
             centre = told.sum(axis=0) + (weights[:, None] * voted).sum(axis=0)
             norm = float(np.linalg.norm(centre))
@@ -132,7 +133,7 @@ def _density(kernel: Floats, weights: Floats | None = None) -> float:
 class ClueMemory:
     """Clue → card pairs from finished rounds, searched by clue similarity."""
 
-    def __init__(self, encoder: Encoder) -> None:
+    def __init__(self, encoder: TextEncoder) -> None:
         self.encoder = encoder
         self._cards: dict[str, _CardMemory] = {}
         self._lock = threading.Lock()
@@ -165,7 +166,7 @@ class ClueMemory:
             for past, vector in zip(batch, vectors, strict=True):
                 key = normalise_clue(past.clue)
                 for card_id in past.cards:
-                    memory = self._cards.setdefault(card_id, _CardMemory())
+                    memory = self._cards.setdefault(card_id, _CardMemory(self.encoder.dimensions))
                     memory.appearances += 1
                     memory._cache = None
                     if card_id == past.storyteller_card:

