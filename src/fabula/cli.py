@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
+from fabula.bots.base import BOT_LANGUAGES
 from fabula.rules import MODES, RulesError
 
 
@@ -124,7 +125,16 @@ def _arena(args: argparse.Namespace) -> int:
         print("error: --games must be at least 1", file=sys.stderr)
         return 2
     bots = [level.strip() for level in args.bots.split(",") if level.strip()]
-    return run(args.mode, args.players, args.games, bots, seed=args.seed, options=options, as_json=args.json)
+    return run(
+        args.mode,
+        args.players,
+        args.games,
+        bots,
+        seed=args.seed,
+        options=options,
+        language=args.language,
+        as_json=args.json,
+    )
 
 
 def _options(text: str | None) -> dict[str, object] | None:
@@ -161,6 +171,9 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--options", help="options as a JSON object, e.g. '{\"target_score\": 20}'")
+    arena.add_argument(
+        "--language", choices=BOT_LANGUAGES, default="en", help="the language of every bot's clues (default en)"
+    )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.set_defaults(run=_arena)
 

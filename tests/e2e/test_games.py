@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from ..server.harness import LiveServer
 from .conftest import Players
 from .ui import (
     add_bots,
@@ -189,3 +190,17 @@ def test_the_host_pairs_teams_by_tapping_two_players(players: Players) -> None:
     expect(teams.nth(0)).to_contain_text(moving_name)
     expect(teams.nth(0)).to_contain_text("Mara")
     expect(teams.nth(2)).to_contain_text(partner_before)
+
+
+def test_a_host_using_the_app_in_chinese_adds_bots_that_clue_in_chinese(players: Players, server: LiveServer) -> None:
+    seat = create_room_by_api(players.base, "Mara")
+    code = seat["code"]
+    page = players.phone()
+    page.goto(players.base + "/rules")
+    page.evaluate("() => localStorage.setItem('fabula.language', 'zh-Hans')")
+    open_seat(page, players.base, code, seat)
+    seats = page.locator(".seat")
+    page.get_by_role("button", name="添加机器人").click()  # "Add a bot" in simplified Chinese
+    expect(seats).to_have_count(2)
+    members = server.service.rooms[code].room.members
+    assert [m.bot_language for m in members.values() if m.bot is not None] == ["zh-Hans"]

@@ -173,3 +173,32 @@ async def test_a_bot_that_proposed_leaves_the_choice_to_its_person_teammate_unti
         if await move_once(host, rng) is None:
             await host.wait_for(lambda m: m["type"] == "state", start=seen, timeout=30)
     await host.close()
+
+
+@pytest.mark.anyio
+async def test_bots_give_their_clues_in_the_language_they_were_added_in(server: LiveServer) -> None:
+    from fabula.bots.semantic.vocabulary import clue_pool
+
+    host, _ = await host_room(server, mode="odyssey", options={"target_score": 8})
+    for level in ("easy", "normal"):
+        reply = await host.request({"type": "add_bot", "level": level, "language": "zh-Hant"})
+        assert reply["type"] == "ack"
+    refused = await host.request({"type": "add_bot", "level": "easy", "language": "fr"})
+    assert refused["type"] == "error"
+    room = await host.wait_state(lambda r: len(r["members"]) == 3)
+    assert sum(1 for m in room["members"] if m["bot"]) == 2  # the refused one changed nothing
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    final = await play_to_end(host, random.Random(2), timeout=120)
+    you = final["you"]["seat"]
+    told = {
+        (m["room"]["game"]["round"], m["room"]["game"]["clue"])
+        for m in host.received
+        if m["type"] == "state"
+        and m["room"]["game"] is not None
+        and m["room"]["game"]["clue"]
+        and m["room"]["game"]["storyteller"] != you
+    }
+    assert len(told) >= 2
+    pool = set(clue_pool(language="zh-Hant"))
+    assert all(clue in pool for _, clue in told), told
+    await host.close()

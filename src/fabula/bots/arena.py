@@ -304,12 +304,14 @@ def run_arena(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     cards: Sequence[Card] | None = None,
+    language: str = "en",
     progress: Callable[[int], object] | None = None,
 ) -> ArenaReport:
     """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
-    shuffled each game); ``cards`` defaults to the original deck; ``progress`` is told after each
-    game. Raises `fabula.rules.InvalidSetup` for a table the mode does not allow, `ValueError` for
-    an unknown level, `ArenaError` (`IllegalBotMove`) when a bot breaks the rules."""
+    shuffled each game); ``cards`` defaults to the original deck; ``language``: of the bots' clues;
+    ``progress`` is told after each game. Raises `fabula.rules.InvalidSetup` for a table the mode
+    does not allow, `ValueError` for an unknown level, `ArenaError` (`IllegalBotMove`) when a bot
+    breaks the rules."""
     if games < 1:
         raise ValueError("play at least one game")
     levels = seat_levels(list(bots), players)
@@ -328,7 +330,8 @@ def run_arena(
         order = list(levels)
         random.Random(f"{game_seed}/seats").shuffle(order)
         seat_bots = [
-            make_bot(level, random.Random(f"{game_seed}/bot/{seat}"), cards=by_id) for seat, level in enumerate(order)
+            make_bot(level, random.Random(f"{game_seed}/bot/{seat}"), cards=by_id, language=language)
+            for seat, level in enumerate(order)
         ]
         seat_tallies = [tallies[level] for level in order]
 

@@ -56,20 +56,26 @@ class RandomBot:
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 
 
+#: The languages a reading bot gives its clues in (those of the web client).
+BOT_LANGUAGES = ("en", "zh-Hant", "zh-Hans")
+
+
 def make_bot(
     level: str,
     rng: random.Random | None = None,
     *,
     cards: Mapping[str, Card] | None = None,
     memory: ClueMemory | None = None,
+    language: str = "en",
 ) -> Bot:
     """The bot of ``level`` for a table whose cards are ``cards`` (card id → card; a card it is
-    not told about it plays blind); ``memory``: finished rounds a hard bot may learn from.
-    `ValueError` for an unknown level."""
+    not told about it plays blind); ``memory``: finished rounds a hard bot may learn from;
+    ``language``: the language of its clues (``en``, ``zh-Hant`` or ``zh-Hans``). `ValueError` for
+    an unknown level."""
     if level == "random":
         return RandomBot(rng)
     if level in BOT_LEVELS:
         from .semantic.player import PERSONAS, SemanticBot  # the model loads only when a reader is asked for
 
-        return SemanticBot(PERSONAS[level], cards or {}, rng, memory)
+        return SemanticBot(PERSONAS[level], cards or {}, rng, memory, language=language)
     raise ValueError(f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}")

@@ -22,6 +22,7 @@ def run(
     *,
     seed: int,
     options: Mapping[str, Any],
+    language: str = "en",
     as_json: bool,
 ) -> int:
     """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules."""
@@ -41,7 +42,9 @@ def run(
     # disable=None: a bar only when stderr is a terminal.
     with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
         try:
-            report = run_arena(mode, players, games, bots, seed=seed, options=options, progress=bar.update)
+            report = run_arena(
+                mode, players, games, bots, seed=seed, options=options, language=language, progress=bar.update
+            )
         except RulesError as error:
             bar.close()
             print(f"error: {error.code}: {error.message}", file=sys.stderr)

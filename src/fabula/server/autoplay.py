@@ -28,6 +28,13 @@ log = logging.getLogger("fabula.server")
 STAND_IN_LEVEL = "normal"
 
 
+def stand_in_language(room: Room) -> str:
+    """The language a stand-in for an absent person clues in: that of the room's bots, which the
+    host added from a client in their language (English if there are none)."""
+    languages = [m.bot_language for m in room.members.values() if m.bot is not None and m.bot_language != "en"]
+    return languages[0] if languages else "en"
+
+
 def past_round(result: RoundResult) -> PastRound:
     """A revealed round as the memory keeps it: each card's share of the tokens."""
     tokens = [slot for slots in result.votes for slot in slots]
@@ -44,7 +51,7 @@ class AutoPlayers:
         self._memory: ClueMemory | None = None
         #: (room code, game number) of the games already learned from
         self._learned: set[tuple[str, int]] = set()
-        self._warming: set[tuple[tuple[str, ...], bool]] = set()
+        self._warming: set[tuple[tuple[str, ...], bool, str]] = set()
         self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
     def cards_of(self, room: Room) -> Mapping[str, Card]:
@@ -71,17 +78,18 @@ class AutoPlayers:
             self._memory = ClueMemory(shared_encoder())
         return self._memory
 
-    async def choose(self, room: Room, seat: int, level: str, rng: random.Random) -> Action:
-        """The move ``level``'s bot makes for ``seat`` now (the room must be awaiting it)."""
+    async def choose(self, room: Room, seat: int, level: str, rng: random.Random, language: str = "en") -> Action:
+        """The move ``level``'s bot, giving clues in ``language``, makes for ``seat`` now (the room
+        must be awaiting it)."""
         game = room.game
         assert game is not None
         view, legal = game.view(seat), game.legal_actions(seat)
         if level == "random":
             return RandomBot(rng).choose(view, legal)
-        bot = make_bot(level, rng, cards=self.cards_of(room), memory=self.memory())
+        bot = make_bot(level, rng, cards=self.cards_of(room), memory=self.memory(), language=language)
         return await asyncio.to_thread(bot.choose, view, legal)
 
-    def warm(self, room: Room, level: str) -> None:
+    def warm(self, room: Room, level: str, language: str = "en") -> None:
         """Start reading the room's deck in the background (a new deck takes seconds), so the
         bot's first move is not the one that waits."""
         if level == "random":
@@ -89,7 +97,7 @@ class AutoPlayers:
         from fabula.bots.semantic.player import PERSONAS, deck_plan
 
         simple = PERSONAS[level].simple_clues  # the plan this level's storyteller will ask for
-        key = (tuple(room.settings.decks), simple)
+        key = (tuple(room.settings.decks), simple, language)
         if key in self._warming:
             return
         self._warming.add(key)
@@ -98,7 +106,7 @@ class AutoPlayers:
         def read() -> None:
             from fabula.bots.semantic.guesser import Guesser
 
-            deck_plan(Guesser(), cards, simple=simple)
+            deck_plan(Guesser(), cards, simple=simple, language=language)
 
         asyncio.get_running_loop().run_in_executor(None, read).add_done_callback(_report)
 

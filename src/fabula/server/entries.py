@@ -50,6 +50,8 @@ class Joined(Entry, tag="joined"):
     token_hash: str
     #: the bot's level for a seat the host filled with a bot; None for a person
     bot: str | None = None
+    #: the language of a bot's clues (None: English, as before there was a choice)
+    bot_language: str | None = None
 
 
 class Left(Entry, tag="left"):

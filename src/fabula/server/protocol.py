@@ -72,6 +72,8 @@ class AddBot(ClientMessage, tag="add_bot"):
     play blind too)."""
 
     level: Literal["random", "easy", "normal", "hard"] = "normal"
+    #: the language of the bot's clues (the web client sends its own); it reads clues in any
+    language: Literal["en", "zh-Hant", "zh-Hans"] = "en"
 
 
 class Kick(ClientMessage, tag="kick"):

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from fabula.bots.base import BOT_LEVELS
+from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cards.library import NAME_PATTERN
 from fabula.rules import MODES, Game, Options, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.errors import RulesError
@@ -128,6 +128,8 @@ class Member:
     bot: str | None
     #: left the game in progress (or was kicked from it): a bot plays the seat until they return
     away: bool = False
+    #: the language of a bot's clues
+    bot_language: str = "en"
 
 
 class Room:
@@ -331,7 +333,14 @@ class Room:
                 raise RoomError("name_taken", f"Someone here is already called {member.name}.")
         if entry.bot is not None and entry.bot not in BOT_LEVELS:
             raise RoomError("unknown_bot", f"Unknown bot level {entry.bot!r}; the levels are {', '.join(BOT_LEVELS)}.")
-        self.members[entry.member] = Member(entry.member, name, entry.colour, entry.token_hash, entry.bot)
+        if entry.bot_language is not None and entry.bot_language not in BOT_LANGUAGES:
+            raise RoomError(
+                "unknown_language",
+                f"Bots give clues in {', '.join(BOT_LANGUAGES)}, not {entry.bot_language!r}.",
+            )
+        self.members[entry.member] = Member(
+            entry.member, name, entry.colour, entry.token_hash, entry.bot, bot_language=entry.bot_language or "en"
+        )
         self._next_member += 1
         if self.host is None and entry.bot is None:
             self.host = entry.member

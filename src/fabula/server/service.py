@@ -36,7 +36,7 @@ from fabula.rules import Phase, RulesError
 from fabula.store import SPECTATORS, Bus, EventStore, Lease, LocalBus, Seen, SeqTaken, StoredEntry
 
 from . import protocol as p
-from .autoplay import STAND_IN_LEVEL, AutoPlayers
+from .autoplay import STAND_IN_LEVEL, AutoPlayers, stand_in_language
 from .backends import Backends
 from .cluster import Cluster
 from .config import Config
@@ -724,9 +724,9 @@ class RoomService:
                 host_only()
                 if message.level not in BOT_LEVELS:
                     raise RoomError("unknown_bot", f"Unknown bot level {message.level!r}.")
-                self.autoplay.warm(live.room, message.level)
-                level = message.level
-                return as_host(lambda r: self._bot_joins(r, now, cid, member, level))
+                self.autoplay.warm(live.room, message.level, message.language)
+                level, language = message.level, message.language
+                return as_host(lambda r: self._bot_joins(r, now, cid, member, level=level, language=language))
             case p.Kick():
                 host_only()
                 if message.member == member:
@@ -751,7 +751,7 @@ class RoomService:
                 return as_host(started)
         raise RoomError("unknown_type", f"Unknown message type {type(message).__name__}.")  # pragma: no cover
 
-    def _bot_joins(self, room: Room, now: float, cid: str, by: int, level: str) -> Joined:
+    def _bot_joins(self, room: Room, now: float, cid: str, by: int, *, level: str, language: str) -> Joined:
         free = room.free_colours()
         if not free:
             raise RoomError("room_full", "Every rabbit is taken.")
@@ -768,6 +768,7 @@ class RoomService:
             colour=colour,
             token_hash="",
             bot=level,
+            bot_language=language,
         )
 
     def _start_entry(self, room: Room, now: float, cid: str, by: int) -> Started:
@@ -958,7 +959,9 @@ class RoomService:
         member = room.members[room.seating[seat]]
         planned = room.seq
         level = member.bot or STAND_IN_LEVEL
-        action = await self.autoplay.choose(room, seat, level, random.Random(self.rng.getrandbits(64)))
+        language = member.bot_language if member.bot is not None else stand_in_language(room)
+        rng = random.Random(self.rng.getrandbits(64))
+        action = await self.autoplay.choose(room, seat, level, rng, language)
 
         def move(current: Room) -> Acted:
             # The bot thought in a worker thread: if anything happened meanwhile (the person came

@@ -51,7 +51,7 @@ from .associations import associations
 from .cards import DeckMatrix, card_texts
 from .guesser import Guesser, softmax
 from .memory import ClueMemory, normalise_clue
-from .vocabulary import clue_pool
+from .vocabulary import clue_pool, mystery_clue
 
 Floats = npt.NDArray[np.float64]
 
@@ -124,16 +124,20 @@ class _DeckPlan:
     """What a storyteller needs per deck, computed once and shared: the deck's matrix and every
     candidate clue's find and draw scores against every card."""
 
-    def __init__(self, guesser: Guesser, cards: Sequence[Card], simple: bool) -> None:
+    def __init__(self, guesser: Guesser, cards: Sequence[Card], simple: bool, language: str = "en") -> None:
         self.cards = tuple(cards)
-        self.matrix = DeckMatrix(guesser.index, self.cards)
-        phrases: dict[str, None] = dict.fromkeys(clue_pool(simple_only=simple))
-        if not simple:
+        phrases: dict[str, None] = dict.fromkeys(clue_pool(simple_only=simple, language=language))
+        if language == "en":
+            # The deck's own evocations and tags are English: only an English storyteller uses them.
+            if not simple:
+                for card in self.cards:
+                    phrases.update(dict.fromkeys(associations(card)))
             for card in self.cards:
-                phrases.update(dict.fromkeys(associations(card)))
-        for card in self.cards:
-            phrases.update(dict.fromkeys(tag.strip().capitalize() for tag in card.tags if tag.strip()))
+                phrases.update(dict.fromkeys(tag.strip().capitalize() for tag in card.tags if tag.strip()))
         self.clues = tuple(phrases)
+        # Clues in Chinese are weighed by the model that reads them, as a voter would read them.
+        guesser = guesser.reader(self.clues[0])
+        self.matrix = DeckMatrix(guesser.index, self.cards)
         vectors = guesser.encoder.encode(self.clues)
         features = self.matrix.features(vectors)  # clues × cards × features
         weights = guesser.weights
@@ -150,19 +154,20 @@ class _DeckPlan:
         return found
 
 
-_plans: dict[tuple[tuple[str, ...], bool], _DeckPlan] = {}
+_plans: dict[tuple[tuple[str, ...], bool, str], _DeckPlan] = {}
 _plans_lock = threading.Lock()
 
 
-def deck_plan(guesser: Guesser, cards: Sequence[Card], *, simple: bool) -> _DeckPlan:
-    """The shared plan of a deck (built on first use: seconds for a new deck, then cached)."""
-    key = (tuple(card.id for card in cards), simple)
+def deck_plan(guesser: Guesser, cards: Sequence[Card], *, simple: bool, language: str = "en") -> _DeckPlan:
+    """The shared plan of a deck for clues in ``language`` (built on first use: seconds for a new
+    deck, then cached)."""
+    key = (tuple(card.id for card in cards), simple, language)
     plan = _plans.get(key)
     if plan is None:
         with _plans_lock:
             plan = _plans.get(key)
             if plan is None:
-                plan = _plans[key] = _DeckPlan(guesser, cards, simple)
+                plan = _plans[key] = _DeckPlan(guesser, cards, simple, language)
     return plan
 
 
@@ -181,8 +186,12 @@ class SemanticBot:
         rng: random.Random | None = None,
         memory: ClueMemory | None = None,
         guesser: Guesser | None = None,
+        *,
+        language: str = "en",
     ) -> None:
         self.persona = persona
+        #: the language of its clues (`vocabulary.LANGUAGES`); it reads clues in any
+        self.language = language
         self.cards = cards
         self.rng = rng or random.Random()
         self._np = np.random.default_rng(self.rng.getrandbits(64))
@@ -225,7 +234,7 @@ class SemanticBot:
 
     def _tell(self, view: dict[str, Any], legal: list[Tell]) -> Tell:
         persona = self.persona
-        plan = deck_plan(self.guesser, self._deck(view), simple=persona.simple_clues)
+        plan = deck_plan(self.guesser, self._deck(view), simple=persona.simple_clues, language=self.language)
         hand = [action.card for action in legal]
         columns = np.array([plan.matrix.position[card_id] for card_id in hand])
         allowed = np.stack([plan.allowed_for(self.card(card_id)) for card_id in hand], axis=1)
@@ -238,7 +247,8 @@ class SemanticBot:
         if not np.isfinite(expected).any():  # no clue it knows is allowed (a deck titled with its words)
             action = legal[self.rng.randrange(len(legal))]
             card = self.card(action.card)
-            return action.with_clue(next(c for k in range(1, 1000) if allowed_clue(c := f"Mystery {k}", card)))
+            clues = (mystery_clue(k, self.language) for k in range(1, 1000))
+            return action.with_clue(next(clue for clue in clues if allowed_clue(clue, card)))
         if persona.clue_temperature > 0:
             flat = expected.ravel()
             finite = np.isfinite(flat)
@@ -292,7 +302,7 @@ class SemanticBot:
 
     def _blind_clue(self) -> str:
         """Party: a clue before seeing the hand — a broad one, so that many images can fit."""
-        pool = clue_pool(simple_only=self.persona.simple_clues)
+        pool = clue_pool(simple_only=self.persona.simple_clues, language=self.language)
         return pool[self.rng.randrange(len(pool))]
 
     # ------------------------------------------------------------------ decoy, party play, teams

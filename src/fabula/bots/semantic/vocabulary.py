@@ -3,10 +3,13 @@
 Dixit clues are rarely literal: a feeling, an idea, a saying, a story everybody knows. The
 storyteller scores each of these (and each phrase its deck's cards evoke) against its hand and keeps
 the clue it expects some, but not all, players to connect with its card. The easy persona draws
-from `SIMPLE` only. Every phrase is in English: the model reads English.
+from `SIMPLE` only. The phrases are English; `vocabulary_zh.CHINESE` gives each in traditional and
+simplified Chinese, for bots that clue in Chinese (`LANGUAGES`).
 """
 
 from __future__ import annotations
+
+from fabula.bots.base import BOT_LANGUAGES
 
 #: Plain single words: what a beginner says.
 SIMPLE: tuple[str, ...] = (
@@ -59,6 +62,27 @@ EVOCATIVE: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def clue_pool(*, simple_only: bool = False) -> tuple[str, ...]:
-    """The general clue phrases (the simple ones first), without duplicates."""
-    return SIMPLE if simple_only else tuple(dict.fromkeys((*SIMPLE, *EVOCATIVE)))
+#: The languages a bot can give its clues in (those of the web client).
+LANGUAGES = BOT_LANGUAGES
+
+
+def clue_pool(*, simple_only: bool = False, language: str = "en") -> tuple[str, ...]:
+    """The general clue phrases (the simple ones first), without duplicates, in ``language``.
+
+    >>> clue_pool(language="zh-Hant")[:3], clue_pool(language="zh-Hans")[:3]
+    (('家', '旅程', '回憶'), ('家', '旅程', '回忆'))
+    """
+    english = SIMPLE if simple_only else tuple(dict.fromkeys((*SIMPLE, *EVOCATIVE)))
+    if language == "en":
+        return english
+    if language not in LANGUAGES:
+        raise ValueError(f"no clues in {language!r}; the languages are {', '.join(LANGUAGES)}")
+    from .vocabulary_zh import CHINESE
+
+    script = 0 if language == "zh-Hant" else 1
+    return tuple(CHINESE[phrase][script] for phrase in english)
+
+
+def mystery_clue(number: int, language: str = "en") -> str:
+    """A clue that says nothing, for a storyteller left without one (numbered, to stay distinct)."""
+    return {"zh-Hant": f"謎題 {number}", "zh-Hans": f"谜题 {number}"}.get(language, f"Mystery {number}")

@@ -2,7 +2,7 @@
 // Each new state from the server redraws the screen; what the player is choosing (cards, slots,
 // the clue being typed) lives here between states.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import { cardImage, cardViewer, describeCards, errorText, memberName, scoreTrack } from "./parts.js";
@@ -304,7 +304,7 @@ export function roomScreen(ctx, code, watch) {
               BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
             ),
           ),
-          h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: ui.botLevel }) }, t("lobby.add_bot")),
+          h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: ui.botLevel, language }) }, t("lobby.add_bot")),
           h("button.primary", { type: "button", disabled: !fits || ui.sending, onclick: () => send("start") }, t("lobby.start")),
         )
       : h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));
