@@ -103,19 +103,24 @@ def time_guesses(
 
 
 def time_bot_moves(memory: Any, rng: random.Random) -> dict[str, dict[str, float]]:
-    """Milliseconds per `choose`, by level and kind of move, over a few whole games."""
+    """Milliseconds per `choose`, by level and kind of move, over a few whole games (the last
+    table's bots give their clues in Chinese: keys ``zh-Hant …``)."""
     from fabula.bots.base import make_bot
     from fabula.cards.original import original_deck
     from fabula.rules import Game, Phase
 
     cards = {card.id: card for card in original_deck().cards}
     timings: dict[str, list[float]] = {}
-    tables = (("odyssey", 6, 3), ("odyssey", 12, 1), ("party", 8, 1))
-    for mode, seats, games in tables:
+    tables = (("odyssey", 6, 3, "en"), ("odyssey", 12, 1, "en"), ("party", 8, 1, "en"), ("odyssey", 6, 2, "zh-Hant"))
+    for mode, seats, games, language in tables:
         for number in range(games):
             levels = [("easy", "normal", "hard")[seat % 3] for seat in range(seats)]
             game = Game.new(mode, seats=seats, seed=number, deck=list(cards))
-            bots = [make_bot(level, random.Random(rng.random()), cards=cards, memory=memory) for level in levels]
+            bots = [
+                make_bot(level, random.Random(rng.random()), cards=cards, memory=memory, language=language)
+                for level in levels
+            ]
+            prefix = "" if language == "en" else f"{language} "
             while game.phase is not Phase.OVER:
                 seat = rng.choice(game.awaiting)
                 view, legal = game.view(seat), game.legal_actions(seat)
@@ -123,7 +128,7 @@ def time_bot_moves(memory: Any, rng: random.Random) -> dict[str, dict[str, float
                 action = bots[seat].choose(view, legal)
                 elapsed = (time.perf_counter() - start) * 1000
                 game.apply(action)
-                for key in (levels[seat], f"{levels[seat]} {type(action).__name__.lower()}"):
+                for key in (prefix + levels[seat], f"{prefix}{levels[seat]} {type(action).__name__.lower()}"):
                     timings.setdefault(key, []).append(elapsed)
     return {
         key: {
@@ -244,7 +249,7 @@ def main() -> None:
     print(f"  bot moves in whole games ({figures['bot_games_s']} s; all in +{figures['with_bots_rss_mb']:.0f} MB):")
     for key, row in figures["bot_moves"].items():
         times = f"p50 {row['p50_ms']:6.1f} ms  p95 {row['p95_ms']:6.1f} ms  max {row['max_ms']:6.1f} ms"
-        print(f"    {key:<16} {row['moves']:5d} moves  {times}")
+        print(f"    {key:<24} {row['moves']:5d} moves  {times}")
     print(
         f"  targets: p95 ≤ {P95_TARGET_MS} ms {'met' if figures['p95_target_met'] else 'MISSED'}, "
         f"resident memory ≤ {RSS_TARGET_MB} MB {'met' if figures['rss_target_met'] else 'MISSED'}"
