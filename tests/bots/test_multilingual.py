@@ -165,3 +165,30 @@ def test_the_chinese_clue_pools_match_the_english_one_phrase_for_phrase() -> Non
     assert len(traditional - simplified) >= len(english) // 3
     with pytest.raises(ValueError, match="no clues in 'fr'"):
         clue_pool(language="fr")
+
+
+#: The same nine pictures, captioned in Chinese, as a host might import them.
+CHINESE_CAPTIONS = {
+    "fabula-09": "夜裡下雪的原野上，一條鯨魚在空中游著，身後拖著一串泡泡。",
+    "fabula-17": "深海裡立著一個像小山一樣大的茶杯，一個穿大衣的小人抬頭望著它。",
+    "fabula-25": "一道長長的樓梯從丘陵間升上天空，通往一頂王冠，一個小人正往上爬。",
+    "fabula-37": "空房間裡，時鐘從一朵烏雲中像雨一樣落下，一個小人撐著傘。",
+    "fabula-53": "夜晚平靜的海上，一塊岩石上立著一扇門，但它在水中的倒影是一輛腳踏車。",
+    "fabula-61": "暴風雨天空下的沙漠裡，一個熱氣球往地裡長出了根，頂上長出了枝葉。",
+    "fabula-65": "夜裡下雪的原野上，一隻狐狸被一串彩色氣球帶上了天空。",
+    "fabula-05": "深海裡，一只風箏發出溫暖的光，是站在旁邊的小人唯一的光。",
+    "fabula-21": "極光下下雪的原野上，一棵圓圓的樹發出溫暖的光。",
+}
+
+
+def test_a_deck_captioned_in_chinese_is_read_by_the_multilingual_model(cards: dict[str, Card]) -> None:
+    captioned = {card_id: Card(card_id, "", text) for card_id, text in CHINESE_CAPTIONS.items()}
+    guesser = Guesser()
+    assert guesser.reader("A whale in the snow", list(captioned.values())) is guesser.foreign
+    assert guesser.reader("A whale in the snow", list(cards.values())) is guesser
+    english_clues = hits(guesser, captioned, 2)
+    chinese_clues = hits(guesser, captioned, 0)
+    minilm_only = hits(Guesser(foreign=Guesser(encoder=shared_encoder())), captioned, 2)
+    assert english_clues >= 6, f"{english_clues}/9 English clues found their Chinese-captioned card"
+    assert chinese_clues >= 6, f"{chinese_clues}/9 Chinese clues found their Chinese-captioned card"
+    assert english_clues > minilm_only + 2, f"multilingual {english_clues}/9 against MiniLM {minilm_only}/9"

@@ -16,6 +16,7 @@ in docs/ai.md are measured on; the softmax temperature is folded into them.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,6 +83,12 @@ def reads_english(clue: str) -> bool:
     return all(not c.isalpha() or c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in clue)
 
 
+@functools.lru_cache(maxsize=8192)
+def card_reads_english(card: Card) -> bool:
+    """Whether MiniLM can read ``card``'s texts (an imported deck may be captioned in Chinese)."""
+    return all(reads_english(text) for text in (card.description, *card.tags))
+
+
 def softmax(scores: Floats) -> Floats:
     shifted = np.exp(scores - scores.max())
     result: Floats = shifted / shifted.sum()
@@ -113,8 +120,9 @@ class Guesser:
     """Ranks a table's cards for a clue. Shares the process's model and card vectors.
 
     ``memory``: a `ClueMemory` of finished rounds, or ``None`` to judge by the card texts alone.
-    A clue MiniLM cannot read (`reads_english`) is judged by ``foreign`` — by default the
-    multilingual model, from the card texts alone — loaded on the first such clue.
+    A clue MiniLM cannot read (`reads_english`), or a table with a card it cannot read, is judged
+    by ``foreign`` — by default the multilingual model, from the card texts alone — loaded on the
+    first such clue.
     """
 
     def __init__(
@@ -141,14 +149,17 @@ class Guesser:
             self._foreign = Guesser(weights=MULTILINGUAL_WEIGHTS, encoder=shared_multilingual_encoder())
         return self._foreign
 
-    def reader(self, clue: str) -> Guesser:
-        """The guesser that judges ``clue``: this one, or `foreign` for a clue it cannot read."""
-        return self if self.reads_every_language or reads_english(clue) else self.foreign
+    def reader(self, clue: str, cards: Sequence[Card] = ()) -> Guesser:
+        """The guesser that judges ``clue`` against ``cards``: this one, or `foreign` when this
+        one's model cannot read the clue or one of the cards."""
+        if self.reads_every_language or (reads_english(clue) and all(map(card_reads_english, cards))):
+            return self
+        return self.foreign
 
     def scores(self, clue: str, cards: Sequence[Card]) -> tuple[Floats, Floats]:
         """(find, vote) logits of ``cards`` for ``clue``: the softmax of the first is the chance that
         each is the storyteller's card, of the second the share of votes each draws."""
-        reader = self.reader(clue)
+        reader = self.reader(clue, cards)
         features, with_memory = reader.features(clue, cards)
         w = reader.weights
         find = features @ np.asarray(w.find_memory if with_memory else w.find_text)

@@ -135,8 +135,9 @@ class _DeckPlan:
             for card in self.cards:
                 phrases.update(dict.fromkeys(tag.strip().capitalize() for tag in card.tags if tag.strip()))
         self.clues = tuple(phrases)
-        # Clues in Chinese are weighed by the model that reads them, as a voter would read them.
-        guesser = guesser.reader(self.clues[0])
+        # Clues in Chinese, or a deck captioned in Chinese, are weighed by the model that reads
+        # them, as a voter's guesser would.
+        guesser = guesser.reader(self.clues[0], self.cards)
         self.matrix = DeckMatrix(guesser.index, self.cards)
         vectors = guesser.encoder.encode(self.clues)
         features = self.matrix.features(vectors)  # clues × cards × features
