@@ -22,6 +22,7 @@ from fabula.bots.semantic.encoder import (
     vector_cache_file,
 )
 from fabula.bots.semantic.guesser import Guesser, reads_english
+from fabula.bots.semantic.memory import ClueMemory, PastRound
 from fabula.bots.semantic.player import PERSONAS, SemanticBot
 from fabula.bots.semantic.vocabulary import clue_pool
 from fabula.cards.model import Card
@@ -192,3 +193,25 @@ def test_a_deck_captioned_in_chinese_is_read_by_the_multilingual_model(cards: di
     assert english_clues >= 6, f"{english_clues}/9 English clues found their Chinese-captioned card"
     assert chinese_clues >= 6, f"{chinese_clues}/9 Chinese clues found their Chinese-captioned card"
     assert english_clues > minilm_only + 2, f"multilingual {english_clues}/9 against MiniLM {minilm_only}/9"
+
+
+def test_the_memory_serves_chinese_clues_in_the_multilingual_space_and_keeps_up(cards: dict[str, Card]) -> None:
+    ids = list(CLUES)
+    rounds = [
+        PastRound(CLUES[ids[n % 9]][2], tuple(ids[(n + k) % 9] for k in range(6)), ids[n % 9], {ids[n % 9]: 1.0})
+        for n in range(45)
+    ]
+    memory = ClueMemory(shared_encoder())
+    memory.add(rounds[:36])
+    guesser = Guesser(memory=memory)
+    table = list(cards.values())[:6]
+    multilingual = guesser.foreign.memory
+    assert multilingual is not None
+    assert multilingual.encoder is shared_multilingual_encoder()
+    _, with_memory = guesser.foreign.features("雪地裡的鯨魚", table)  # learns what it missed, then reads
+    assert with_memory
+    assert len(multilingual) == 36
+    memory.add(rounds[36:])  # a game finishes later: the other space follows on its next use
+    guesser.guess("雪地裡的鯨魚", table)
+    assert len(multilingual) == 45
+    assert memory.read_by(shared_multilingual_encoder()) is multilingual  # one per model, shared

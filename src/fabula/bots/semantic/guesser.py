@@ -121,8 +121,8 @@ class Guesser:
 
     ``memory``: a `ClueMemory` of finished rounds, or ``None`` to judge by the card texts alone.
     A clue MiniLM cannot read (`reads_english`), or a table with a card it cannot read, is judged
-    by ``foreign`` — by default the multilingual model, from the card texts alone — loaded on the
-    first such clue.
+    by ``foreign`` — by default the multilingual model, with the same memory read in its space —
+    loaded on the first such clue.
     """
 
     def __init__(
@@ -146,7 +146,9 @@ class Guesser:
     def foreign(self) -> Guesser:
         """The guesser for clues this one's model cannot read."""
         if self._foreign is None:
-            self._foreign = Guesser(weights=MULTILINGUAL_WEIGHTS, encoder=shared_multilingual_encoder())
+            encoder = shared_multilingual_encoder()
+            memory = self.memory.read_by(encoder) if self.memory is not None else None
+            self._foreign = Guesser(memory=memory, weights=MULTILINGUAL_WEIGHTS, encoder=encoder)
         return self._foreign
 
     def reader(self, clue: str, cards: Sequence[Card] = ()) -> Guesser:

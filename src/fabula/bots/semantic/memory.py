@@ -131,19 +131,52 @@ def _density(kernel: Floats, weights: Floats | None = None) -> float:
 
 
 class ClueMemory:
-    """Clue → card pairs from finished rounds, searched by clue similarity."""
+    """Clue → card pairs from finished rounds, searched by clue similarity.
 
-    def __init__(self, encoder: TextEncoder) -> None:
+    The clues live in one model's space; `read_by` gives the same rounds in another model's (the
+    multilingual one, for clues MiniLM cannot read), kept in step with this memory.
+    """
+
+    def __init__(self, encoder: TextEncoder, *, source: ClueMemory | None = None) -> None:
         self.encoder = encoder
         self._cards: dict[str, _CardMemory] = {}
         self._lock = threading.Lock()
         self.rounds = 0
+        #: every round learned, for a memory in another model's space (`read_by`) to learn too
+        self._past: list[PastRound] = []
+        self._readers: dict[int, ClueMemory] = {}
+        #: for a memory made by `read_by`: the memory it follows, and how many of its rounds it has
+        self._source = source
+        self._taken = 0
+        self._catch_up_lock = threading.Lock()
 
     def __len__(self) -> int:
         return self.rounds
 
     def knows(self, card_id: str) -> bool:
         return card_id in self._cards
+
+    def read_by(self, encoder: TextEncoder) -> ClueMemory:
+        """These rounds as ``encoder``'s model reads their clues: a second memory, built the first
+        time it is used (every clue embedded again) and brought up to date each time after."""
+        if encoder is self.encoder:
+            return self
+        with self._lock:
+            reader = self._readers.get(id(encoder))
+            if reader is None or reader.encoder is not encoder:
+                reader = self._readers[id(encoder)] = ClueMemory(encoder, source=self)
+        return reader
+
+    def _catch_up(self) -> None:
+        source = self._source
+        if source is None:
+            return
+        with self._catch_up_lock:
+            with source._lock:
+                pending = source._past[self._taken :]
+            if pending:
+                self.add(pending)
+                self._taken += len(pending)
 
     def add(self, rounds: Iterable[PastRound], progress: Callable[[int], object] | None = None) -> None:
         """Learn from finished rounds (their clues are embedded in batches)."""
@@ -176,6 +209,8 @@ class ClueMemory:
                         memory.voted.append(vector)
                         memory.vote_weights.append(share)
                 self.rounds += 1
+            if self._source is None:
+                self._past.extend(batch)
 
     def features(self, clue: str, clue_vector: Vectors, card_ids: Sequence[str]) -> tuple[Floats, bool]:
         """(cards × `MEMORY_FEATURES`, whether the memory knows every card well enough to be used).
@@ -184,6 +219,7 @@ class ClueMemory:
         only some of the cards would tilt the guess toward them. A feature a card lacks (never told,
         never voted for) gets the table's mean of the others' values.
         """
+        self._catch_up()
         key = normalise_clue(clue)
         out = np.full((len(card_ids), len(MEMORY_FEATURES)), np.nan)
         known = True
