@@ -243,6 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="how the bot plays: random plays blind; the others read the clue and the cards' descriptions "
         "(default: normal)",
     )
+    bot.add_argument(
+        "--language", choices=BOT_LANGUAGES, default="en", help="the language of the bot's clues (default en)"
+    )
     bot.set_defaults(run=_bot)
     return parser
 
@@ -274,6 +277,7 @@ def _bot(args: argparse.Namespace) -> int:
                 token=args.token,
                 seed=args.seed,
                 level=args.level,
+                language=args.language,
             )
         )
     except BotClientError as error:

@@ -202,3 +202,31 @@ async def test_bots_give_their_clues_in_the_language_they_were_added_in(server: 
     pool = set(clue_pool(language="zh-Hant"))
     assert all(clue in pool for _, clue in told), told
     await host.close()
+
+
+@pytest.mark.anyio
+async def test_a_remote_bot_clues_in_the_language_it_was_started_with(server: LiveServer) -> None:
+    """`fabula bot --level easy --language zh-Hans`, as the command runs it (`bots.client.play`)."""
+    from fabula.bots.client import play
+    from fabula.bots.semantic.vocabulary import clue_pool
+
+    host, code = await host_room(server, mode="odyssey", options={"storyteller_cycles": 2})
+    assert (await host.request({"type": "add_bot", "level": "random"}))["type"] == "ack"
+    remote = asyncio.create_task(play(server.url, code, name="Remote", level="easy", language="zh-Hans", seed=1))
+    room = await host.wait_state(lambda r: len(r["members"]) == 3, timeout=30)
+    assert any(m["name"] == "Remote" for m in room["members"])
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    final = await play_to_end(host, random.Random(4), timeout=120)
+    await asyncio.wait_for(remote, 30)
+    seat = next(m["seat"] for m in final["members"] if m["name"] == "Remote")
+    told = {
+        m["room"]["game"]["clue"]
+        for m in host.received
+        if m["type"] == "state"
+        and m["room"]["game"] is not None
+        and m["room"]["game"]["clue"]
+        and m["room"]["game"]["storyteller"] == seat
+    }
+    assert told  # two storyteller turns each
+    assert told <= set(clue_pool(simple_only=True, language="zh-Hans")), told
+    await host.close()

@@ -86,16 +86,17 @@ async def play(
     seed: int | None = None,
     bot: Bot | None = None,
     level: str = "random",
+    language: str = "en",
     reconnects: int = 20,
 ) -> dict[str, Any]:
-    """Play in room ``code`` until its game is over, as ``bot`` or else a bot of ``level``; the
-    final scores and outcome."""
+    """Play in room ``code`` until its game is over, as ``bot`` or else a bot of ``level`` giving
+    its clues in ``language``; the final scores and outcome."""
     code = code.upper()
     if token is None:
         token = (await join(server, code, name, colour))["token"]
     if bot is None:
         cards = await room_cards(server, code) if level != "random" else {}
-        bot = make_bot(level, random.Random(seed), cards=cards)
+        bot = make_bot(level, random.Random(seed), cards=cards, language=language)
     player = bot
     # ids unique to this run: a bot started again with the same token must not reuse one (the
     # server would take it for a resend and not make the move)
