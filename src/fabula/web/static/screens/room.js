@@ -317,6 +317,7 @@ export function roomScreen(ctx, code, watch) {
       teams,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
       controls,
+      host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       h(
         "div.invite",
         {},
