@@ -89,8 +89,10 @@ def live_server(data: Path, **settings: Any) -> Iterator[LiveServer]:
 class Client:
     """One WebSocket connection: sends messages with fresh ids, keeps every message received."""
 
-    def __init__(self, server_url: str, code: str, token: str | None) -> None:
+    def __init__(self, server_url: str, code: str, token: str | None, language: str | None = None) -> None:
         self.server_url, self.code, self.token = server_url, code, token
+        #: the language said in hello, as the web client says its own (None: not said)
+        self.language = language
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.room: dict[str, Any] | None = None
@@ -108,7 +110,10 @@ class Client:
         self.socket = await websockets.connect(ws_url, additional_headers=headers or None, max_size=1 << 22)
         self._reader = asyncio.create_task(self._read())
         start = len(self.received)
-        reply = await self.request({"type": "hello", "token": self.token}, reply_types=("welcome", "error"))
+        hello: dict[str, Any] = {"type": "hello", "token": self.token}
+        if self.language is not None:
+            hello["language"] = self.language
+        reply = await self.request(hello, reply_types=("welcome", "error"))
         if reply["type"] == "welcome":
             await self.wait_for(lambda m: m["type"] == "state", start=start)
         return reply

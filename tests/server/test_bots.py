@@ -230,3 +230,27 @@ async def test_a_remote_bot_clues_in_the_language_it_was_started_with(server: Li
     assert told  # two storyteller turns each
     assert told <= set(clue_pool(simple_only=True, language="zh-Hans")), told
     await host.close()
+
+
+@pytest.mark.anyio
+async def test_a_stand_in_clues_in_the_language_its_person_said_hello_in(server: LiveServer) -> None:
+    """Out of time as storyteller: the bot that tells for them uses their client's language."""
+    from fabula.bots.semantic.vocabulary import clue_pool
+
+    seat = await create_room(
+        server.url, "小明", "red", mode="odyssey", options={"first_storyteller": 0}, clue_seconds=30
+    )
+    host = Client(server.url, seat["code"], seat["token"], language="zh-Hans")
+    assert (await host.connect())["type"] == "welcome"
+    for _ in range(2):
+        assert (await host.request({"type": "add_bot", "level": "random"}))["type"] == "ack"
+    await host.wait_state(lambda r: len(r["members"]) == 3)
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    room = await host.wait_state(lambda r: r["game"] is not None and r["game"]["phase"] == "clue")
+    assert room["game"]["storyteller"] == room["you"]["seat"]
+    server.shift_clock(31)  # the clue timer runs out: a stand-in tells for the host
+    # The bots (no delay here) finish the round at once, so read the clue from its result.
+    room = await host.wait_state(lambda r: r["game"] is not None and r["game"]["last_round"] is not None, timeout=30)
+    clue = room["game"]["last_round"]["clue"]
+    assert clue in set(clue_pool(language="zh-Hans")), clue
+    await host.close()

@@ -29,8 +29,9 @@ STAND_IN_LEVEL = "normal"
 
 
 def stand_in_language(room: Room) -> str:
-    """The language a stand-in for an absent person clues in: that of the room's bots, which the
-    host added from a client in their language (English if there are none)."""
+    """The language a stand-in clues in for a person whose client's language this process does
+    not know: that of the room's bots, which the host added from a client in their language
+    (English if there are none)."""
     languages = [m.bot_language for m in room.members.values() if m.bot is not None and m.bot_language != "en"]
     return languages[0] if languages else "en"
 

@@ -28,9 +28,11 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
 
 
 class Hello(ClientMessage, tag="hello"):
-    """First message on a connection: take a seat with its token, or watch (``token`` null)."""
+    """First message on a connection: take a seat with its token, or watch (``token`` null).
+    ``language``: the client's, in which a bot standing in for this seat gives its clues."""
 
     token: str | None = None
+    language: Literal["en", "zh-Hant", "zh-Hans"] | None = None
 
 
 class Act(ClientMessage, tag="act"):

@@ -162,6 +162,8 @@ class LiveRoom:
     #: member → the room's seq when they last said hello (anywhere), and when they last left:
     #: a member who left the game is back at the table only if their hello came after
     back_at: dict[int, int] = field(default_factory=dict)
+    #: member → the language their client said hello in (kept by this process only)
+    languages: dict[int, str] = field(default_factory=dict)
     left_at: dict[int, int] = field(default_factory=dict)
     #: the newest seq another process announced; a task (`follower`) catches up to it
     behind: int = -1
@@ -797,6 +799,8 @@ class RoomService:
                 raise RoomError("bad_token", "That seat token is not valid in this room.")
             member = found.id
         connection.member, connection.greeted = member, True
+        if member is not None and message.language is not None:
+            live.languages[member] = message.language
         returning = member is not None and not any(c.member == member for c in live.connections)
         returning = returning or (member is not None and room.members[member].away)
         live.connections.add(connection)
@@ -959,7 +963,10 @@ class RoomService:
         member = room.members[room.seating[seat]]
         planned = room.seq
         level = member.bot or STAND_IN_LEVEL
-        language = member.bot_language if member.bot is not None else stand_in_language(room)
+        if member.bot is not None:
+            language = member.bot_language
+        else:
+            language = live.languages.get(member.id) or stand_in_language(room)
         rng = random.Random(self.rng.getrandbits(64))
         action = await self.autoplay.choose(room, seat, level, rng, language)
 

@@ -2,6 +2,8 @@
 // The WebSocket reconnects by itself; a message not yet answered is sent again with the same id
 // after a reconnect (the server makes a message with a known id only once).
 
+import { language } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(code, message) {
     super(message);
@@ -75,7 +77,7 @@ export class Table {
     this.ready = false;
     this.events.onStatus?.("connecting");
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", id: this.nextId(), token: this.token }));
+      socket.send(JSON.stringify({ type: "hello", id: this.nextId(), token: this.token, language }));
     });
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
