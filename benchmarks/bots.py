@@ -64,26 +64,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def clues(count: int, rng: random.Random) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
+def clues(count: int, rng: random.Random, *, chinese: bool = False) -> list[str]:
+    """``count`` different clues no guess has seen before, in English or in Chinese."""
+    out: dict[str, None] = {}
     while len(out) < count:
-        text = f"{rng.choice(_WORDS)}{rng.choice(_ENDINGS)} {rng.choice(_WORDS).lower()}{'.' * rng.randrange(3)}"
-        if text not in seen:
-            seen.add(text)
-            out.append(text)
-    return out
-
-
-def chinese_clues(count: int, rng: random.Random) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
-    while len(out) < count:
-        text = f"{rng.choice(_ZH_WORDS)}的{rng.choice(_ZH_WORDS)}{'…' * rng.randrange(2)}{rng.randrange(100)}"
-        if text not in seen:
-            seen.add(text)
-            out.append(text)
-    return out
+        if chinese:
+            text = f"{rng.choice(_ZH_WORDS)}的{rng.choice(_ZH_WORDS)}{'…' * rng.randrange(2)}{rng.randrange(100)}"
+        else:
+            text = f"{rng.choice(_WORDS)}{rng.choice(_ENDINGS)} {rng.choice(_WORDS).lower()}{'.' * rng.randrange(3)}"
+        out[text] = None
+    return list(out)
 
 
 def time_guesses(
@@ -207,7 +197,8 @@ def main() -> None:
     remembering.guess("指引之光", deck[:6])  # loads the multilingual model and reads the deck with it
     figures["multilingual_load_and_deck_s"] = round(time.perf_counter() - start, 2)
     figures["multilingual_rss_mb"] = round(rss_mb() - before_multilingual, 1)
-    figures["decision_6_cards_chinese"] = time_guesses(remembering, deck, chinese_clues(args.guesses, rng), 6, rng)
+    chinese = clues(args.guesses, rng, chinese=True)
+    figures["decision_6_cards_chinese"] = time_guesses(remembering, deck, chinese, 6, rng)
     start = time.perf_counter()
     figures["bot_moves"] = time_bot_moves(memory, rng)
     figures["bot_games_s"] = round(time.perf_counter() - start, 1)
