@@ -254,3 +254,14 @@ async def test_a_stand_in_clues_in_the_language_its_person_said_hello_in(server:
     clue = room["game"]["last_round"]["clue"]
     assert clue in set(clue_pool(language="zh-Hans")), clue
     await host.close()
+
+
+def test_the_protocol_offers_exactly_the_languages_bots_clue_in() -> None:
+    from typing import get_args
+
+    from fabula.bots.base import BOT_LANGUAGES
+    from fabula.bots.semantic.vocabulary import clue_pool
+    from fabula.server.protocol import Language
+
+    assert get_args(Language) == BOT_LANGUAGES
+    assert all(clue_pool(language=language) for language in BOT_LANGUAGES)

@@ -23,6 +23,10 @@ ID_MAX = 64
 MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX, description="chosen by the client")]
 
 
+#: The languages of the web client, and so of the bots' clues (`fabula.bots.base.BOT_LANGUAGES`).
+Language = Literal["en", "zh-Hant", "zh-Hans"]
+
+
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
     id: MessageId
 
@@ -32,7 +36,7 @@ class Hello(ClientMessage, tag="hello"):
     ``language``: the client's, in which a bot standing in for this seat gives its clues."""
 
     token: str | None = None
-    language: Literal["en", "zh-Hant", "zh-Hans"] | None = None
+    language: Language | None = None
 
 
 class Act(ClientMessage, tag="act"):
@@ -75,7 +79,7 @@ class AddBot(ClientMessage, tag="add_bot"):
 
     level: Literal["random", "easy", "normal", "hard"] = "normal"
     #: the language of the bot's clues (the web client sends its own); it reads clues in any
-    language: Literal["en", "zh-Hant", "zh-Hans"] = "en"
+    language: Language = "en"
 
 
 class Kick(ClientMessage, tag="kick"):
