@@ -33,11 +33,8 @@ def _score(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from fabula.simulation import simulate
 
-    options = _options(args.options)
+    options = _games_and_options(args)
     if options is None:
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1", file=sys.stderr)
         return 2
     # disable=None: a bar only when stderr is a terminal.
     with tqdm(total=args.games, unit="game", disable=None, leave=False) as bar:
@@ -118,11 +115,8 @@ def _add_deck_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 def _arena(args: argparse.Namespace) -> int:
     from fabula.commands.arena import run
 
-    options = _options(args.options)
+    options = _games_and_options(args)
     if options is None:
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1", file=sys.stderr)
         return 2
     bots = [level.strip() for level in args.bots.split(",") if level.strip()]
     return run(
@@ -135,6 +129,15 @@ def _arena(args: argparse.Namespace) -> int:
         language=args.language,
         as_json=args.json,
     )
+
+
+def _games_and_options(args: argparse.Namespace) -> dict[str, object] | None:
+    """``--options`` of a command that plays ``--games`` games, or None after printing what is wrong."""
+    options = _options(args.options)
+    if options is not None and args.games < 1:
+        print("error: --games must be at least 1", file=sys.stderr)
+        return None
+    return options
 
 
 def _options(text: str | None) -> dict[str, object] | None:
