@@ -49,7 +49,9 @@ def test_short_load_on_fabula(load: ModuleType) -> None:
         # every acknowledged act in the window reached all three players of its room
         assert found["latency_samples"] > 0
         assert 0 < found["p50_ms"] <= found["p99_ms"] <= found["max_ms"] < 5000
-        assert found["server_cpu_percent"] > 0
+        # the kernel counts CPU time in 10 ms ticks: a dozen paced actions may cost less than one
+        assert found["server_cpu_percent"] >= 0
+    assert figures["max"]["server_cpu_percent"] > 0
     assert figures["max"]["actions_per_second"] > figures["paced"]["actions_per_second"]
 
 
