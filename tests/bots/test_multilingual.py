@@ -23,7 +23,7 @@ from fabula.bots.semantic.encoder import (
 )
 from fabula.bots.semantic.guesser import Guesser, reads_english
 from fabula.bots.semantic.memory import ClueMemory, PastRound
-from fabula.bots.semantic.player import PERSONAS, SemanticBot
+from fabula.bots.semantic.player import PERSONAS, SemanticBot, allowed_clue, deck_plan
 from fabula.bots.semantic.vocabulary import clue_pool
 from fabula.cards.model import Card
 from fabula.cards.original import original_deck
@@ -215,3 +215,35 @@ def test_the_memory_serves_chinese_clues_in_the_multilingual_space_and_keeps_up(
     guesser.guess("雪地裡的鯨魚", table)
     assert len(multilingual) == 45
     assert memory.read_by(shared_multilingual_encoder()) is multilingual  # one per model, shared
+
+
+def test_a_chinese_storyteller_never_copies_a_phrase_from_a_chinese_caption() -> None:
+    """Each caption opens with one of the bots' own Chinese phrases. Two neighbouring characters
+    count as a word in a script without spaces, so that phrase, or a run of the caption, is a copy;
+    a two-character word of it alone ("one word") stays allowed, as "Key" does for a key."""
+    phrases = [phrase for phrase in clue_pool(language="zh-Hant") if len(phrase) >= 3]
+    scenes = list(CHINESE_CAPTIONS.values())
+    deck = {
+        card.id: Card(card.id, "", f"{phrases[n * 7 % len(phrases)]}：{scenes[n % len(scenes)]}")
+        for n, card in enumerate(original_deck().cards)
+    }
+    plan = deck_plan(Guesser(), list(deck.values()), simple=False, language="zh-Hant")
+    for card in deck.values():
+        allowed = {clue for clue, ok in zip(plan.clues, plan.allowed_for(card), strict=True) if ok}
+        opening = card.description.split("：")[0]
+        assert opening in plan.clues
+        assert opening not in allowed, opening
+        assert not any(len(clue) >= 3 and clue in card.description for clue in allowed), card.description
+        assert len(allowed) > len(plan.clues) * 0.9
+    assert allowed_clue("舊鑰匙", Card("k", "", "一把舊鑰匙")) is False
+    assert allowed_clue("鑰匙", Card("k", "", "一把舊鑰匙")) is True
+    assert allowed_clue("秘密", Card("k", "", "一把舊鑰匙")) is True
+    for seed in range(4):
+        game = Game.new("odyssey", 4, seed=seed, deck=list(deck))
+        teller = game.awaiting[0]
+        for level in ("normal", "hard"):
+            bot = make_bot(level, random.Random(seed), cards=deck, language="zh-Hant")
+            move = bot.choose(game.view(teller), game.legal_actions(teller))
+            assert isinstance(move, Tell)
+            assert move.clue is not None
+            assert allowed_clue(move.clue, deck[move.card]), (level, move.clue)

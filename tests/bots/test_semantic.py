@@ -288,6 +288,9 @@ def test_rounds_are_checked() -> None:
         with pytest.raises(ValueError, match=r"round|vote_share"):
             PastRound.from_json(bad)
     assert normalise_clue("  The  END... ") == "the end"
+    assert normalise_clue("«Freedom!»") == normalise_clue("freedom") == "freedom"
+    assert normalise_clue("自由！") == normalise_clue("「自由」") == "自由"
+    assert normalise_clue("Don't stop") == "don't stop"
 
 
 def test_files_are_read(files: tuple[Path, Path]) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,16 @@ Floats = npt.NDArray[np.float64]
 
 
 def normalise_clue(clue: str) -> str:
-    """The form two clues are compared in for an exact match."""
-    return " ".join(clue.lower().strip(" \t.!?…'\"").split())
+    """The form two clues are compared in for an exact match: lower case, spaces collapsed, no
+    punctuation at either end (in any script: "Freedom!" and "自由！" lose their marks)."""
+    words = clue.lower().split()
+    text = " ".join(words)
+    start, end = 0, len(text)
+    while start < end and (unicodedata.category(text[start])[0] in "PZ"):
+        start += 1
+    while end > start and (unicodedata.category(text[end - 1])[0] in "PZ"):
+        end -= 1
+    return text[start:end]
 
 
 @dataclass(frozen=True, slots=True)

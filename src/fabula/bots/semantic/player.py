@@ -35,8 +35,11 @@ the table a little differently, as people do (without it, identical bots would a
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 import threading
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,8 +103,25 @@ def _title_forms(title: str) -> set[str]:
 _FILLER = frozenset(("a", "an", "the", "of", "in", "on", "at", "to", "into", "and", "or", "is", "are", "its"))
 
 
+def _unspaced(character: str) -> bool:
+    """A letter of a script written without spaces between words (Chinese, Japanese)."""
+    return unicodedata.east_asian_width(character) in "WF" and unicodedata.category(character) == "Lo"
+
+
 def _words(text: str) -> set[str]:
-    return {word.strip(",.;:!?'\"()") for word in normalise_clue(text).split()} - _FILLER - {""}
+    """The words of a text; in a script without spaces, each pair of neighbouring letters stands for one."""
+    words: set[str] = set()
+    for token in normalise_clue(text).split():
+        word = token.strip(",.;:!?'\"()")
+        if not any(_unspaced(character) for character in word):
+            words.add(word)
+            continue
+        for run in re.split(r"[^\w]+", word):
+            letters = [character for character in run if _unspaced(character) or character.isalnum()]
+            if len(letters) == 1:
+                words.add(letters[0])
+            words.update(a + b for a, b in itertools.pairwise(letters))
+    return words - _FILLER - {""}
 
 
 def allowed_clue(clue: str, card: Card) -> bool:
@@ -112,6 +132,12 @@ def allowed_clue(clue: str, card: Card) -> bool:
     >>> card = Card("x", "The Escaping Key", "An old key is lifted into the sky by balloons.")
     >>> [allowed_clue(clue, card) for clue in ("Escaping key", "the lifted key", "Key", "Freedom", "Old secrets")]
     [False, False, True, True, True]
+
+    In Chinese or Japanese, written without spaces, two neighbouring characters count as a word:
+
+    >>> card = Card("y", "逃跑的鑰匙", "一把舊鑰匙被氣球帶上天空。")
+    >>> [allowed_clue(clue, card) for clue in ("逃跑的鑰匙！", "舊鑰匙", "帶上天空", "鑰匙", "自由", "自由的鑰匙")]
+    [False, False, False, True, True, True]
     """
     said = normalise_clue(clue)
     if not said or said in _title_forms(card.title):
