@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import asyncpg
 import pytest
@@ -25,20 +26,23 @@ def load() -> ModuleType:
     return importlib.import_module("load")
 
 
-def test_short_load_on_fabula(load: ModuleType) -> None:
-    args = load.parse_args(
-        [
-            "--rooms=2",
-            "--players=3",
-            "--think=1",
-            "--duration=2",
-            "--warmup=1",
-            "--no-pin",
-            "--server-log-level=warning",
-        ]
-    )
-    run = load.measure(args, "fabula", ["idle", "paced", "max"])
-    figures = run.figures
+#: two rooms of three players, idle then paced then flat out, a couple of seconds each
+SHORT_RUN = [
+    "--rooms=2",
+    "--players=3",
+    "--think=1",
+    "--duration=2",
+    "--warmup=1",
+    "--no-pin",
+    "--server-log-level=warning",
+]
+
+
+def short_run(load: ModuleType, *extra: str) -> dict[str, Any]:
+    """The figures of a short run on Fabula, after the checks every such run must pass."""
+    figures: dict[str, Any] = load.measure(
+        load.parse_args([*SHORT_RUN, *extra]), "fabula", ["idle", "paced", "max"]
+    ).figures
     assert figures["connected"] == 6
     assert figures["games_started"] == 2
     assert figures["kib_per_idle_player"] > 0
@@ -49,6 +53,13 @@ def test_short_load_on_fabula(load: ModuleType) -> None:
         # every acknowledged act in the window reached all three players of its room
         assert found["latency_samples"] > 0
         assert 0 < found["p50_ms"] <= found["p99_ms"] <= found["max_ms"] < 5000
+    return figures
+
+
+def test_short_load_on_fabula(load: ModuleType) -> None:
+    figures = short_run(load)
+    for phase in ("paced", "max"):
+        found = figures[phase]
         # the kernel counts CPU time in 10 ms ticks: a dozen paced actions may cost less than one
         assert found["server_cpu_percent"] >= 0
     assert figures["max"]["server_cpu_percent"] > 0
@@ -56,36 +67,13 @@ def test_short_load_on_fabula(load: ModuleType) -> None:
 
 
 def test_short_load_on_two_processes(load: ModuleType, postgres_url: str, redis_url: str) -> None:
-    args = load.parse_args(
-        [
-            "--servers=2",
-            f"--database={postgres_url}",
-            f"--redis={redis_url}",
-            "--rooms=2",
-            "--players=3",
-            "--think=1",
-            "--duration=2",
-            "--warmup=1",
-            "--settle=0.5",
-            "--no-pin",
-            "--server-log-level=warning",
-        ]
-    )
-    run = load.measure(args, "fabula", ["idle", "paced", "max"])
-    figures = run.figures
+    figures = short_run(load, "--servers=2", f"--database={postgres_url}", f"--redis={redis_url}", "--settle=0.5")
     assert len(figures["server_pids"]) == 2
-    assert figures["connected"] == 6
-    assert figures["games_started"] == 2
-    assert figures["kib_per_idle_player"] > 0
     assert set(figures["rss_each"]) == {"rss_empty", "rss_seated", "rss_connected", "rss_playing"}
+    # every player acts on what its own process sent it (no move of a stale view is refused), and
+    # each act reached all three players of its room, on both processes: checked in short_run
     for phase in ("paced", "max"):
         found = figures[phase]
-        # every player acts on what its own process sent it: no move of a stale view is refused
-        assert found["errors"] == {}, phase
-        assert found["actions"] > 0, phase
-        # each act reached all three players of its room, on both processes
-        assert found["latency_samples"] > 0
-        assert 0 < found["p50_ms"] <= found["p99_ms"] <= found["max_ms"] < 5000
         assert [one["pid"] for one in found["servers"]] == figures["server_pids"]
         assert found["server_cpu_percent"] == pytest.approx(sum(one["cpu_percent"] for one in found["servers"]))
         assert found["backends_cpu_percent"] >= 0
