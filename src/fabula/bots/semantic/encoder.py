@@ -42,6 +42,9 @@ MULTILINGUAL_DIMENSIONS = 512
 MAX_TOKENS = 256
 
 Vectors = npt.NDArray[np.float32]
+#: What people's clues taught MiniLM (tools/finetune_encoder.py; docs/ai.md): low-rank updates
+#: added to its weights on loading. ``Encoder(adapter=None)`` is the model as published.
+ADAPTER = Path(__file__).with_name("minilm-clues.safetensors")
 
 
 class ModelMissing(RuntimeError):
@@ -96,6 +99,33 @@ def vector_cache_file(package: str = MODEL_PACKAGE) -> Path:
     return base / "fabula" / f"{package}-vectors.npz"
 
 
+def merge_adapter(weights: dict[str, Any], path: Path) -> None:
+    """Add a LoRA adapter's low-rank updates to the dense weights they change: W += scale · B @ A.
+
+    The file (tools/finetune_encoder.py writes it) holds ``<layer>.lora_A`` (rank × in) and
+    ``<layer>.lora_B`` (out × rank) for each changed ``<layer>.weight``, and its ``scale``."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), "numpy") as adapter:
+        scale = float((adapter.metadata() or {}).get("scale", "nan"))
+        if not np.isfinite(scale):
+            raise ValueError(f"{path}: an adapter needs its 'scale' in the metadata")
+        for key in adapter.keys():  # noqa: SIM118 - a safetensors file is not a mapping
+            if not key.endswith(".lora_A"):
+                continue
+            layer = key.removesuffix(".lora_A")
+            if f"{layer}.weight" not in weights:
+                raise ValueError(f"{path}: the model has no {layer}.weight to adapt")
+            down = adapter.get_tensor(key).astype(np.float32)
+            up = adapter.get_tensor(f"{layer}.lora_B").astype(np.float32)
+            target = weights[f"{layer}.weight"]
+            update = np.float32(scale) * (up @ down)
+            if target.dtype == np.float32 and target.flags.writeable:
+                target += update  # in place: a copy of every changed matrix would stay resident
+            else:
+                weights[f"{layer}.weight"] = target.astype(np.float32) + update
+
+
 class TextEncoder:
     """Texts in, unit-length float32 vectors out; a model is a subclass's `_compute`.
 
@@ -128,8 +158,10 @@ class TextEncoder:
         """Vectors saved by an earlier process (a missing or unreadable file is no error)."""
         try:
             with np.load(path, allow_pickle=False) as saved:
-                texts, vectors = saved["texts"], saved["vectors"]
+                model, texts, vectors = str(saved["model"]), saved["texts"], saved["vectors"]
         except (OSError, ValueError, KeyError):
+            return
+        if model != self.name:  # another model's vectors (or a variant's: with or without the adapter)
             return
         if vectors.ndim != 2 or vectors.shape[1] != self.dimensions or len(texts) != len(vectors):
             return
@@ -155,7 +187,7 @@ class TextEncoder:
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
                 try:
-                    np.savez(handle, texts=np.array(keep), vectors=vectors)
+                    np.savez(handle, model=np.array(self.name), texts=np.array(keep), vectors=vectors)
                     handle.close()
                     os.replace(handle.name, path)
                 except OSError:
@@ -189,10 +221,18 @@ class Encoder(TextEncoder):
     name = "all-MiniLM-L6-v2"
     dimensions = DIMENSIONS
 
-    def __init__(self, folder: Path | None = None, cache_size: int = 200_000, cache_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path | None = None,
+        cache_size: int = 200_000,
+        cache_file: Path | None = None,
+        adapter: Path | None = ADAPTER,
+    ) -> None:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
+        if adapter is not None:
+            self.name = f"{Encoder.name}+{adapter.stem}"  # before the cache file is read: it names its model
         super().__init__(cache_size, cache_file)
         folder = folder or model_dir()
         config = json.loads((folder / "config.json").read_text())
@@ -200,6 +240,8 @@ class Encoder(TextEncoder):
         self.eps: float = config["layer_norm_eps"]
         layers: int = config["num_hidden_layers"]
         weights = load_file(str(folder / "model.safetensors"))
+        if adapter is not None:
+            merge_adapter(weights, adapter)
         self._w: dict[str, Vectors] = {
             key: np.ascontiguousarray(value, dtype=np.float32)
             for key, value in weights.items()

@@ -54,12 +54,13 @@ class Weights:
             raise ValueError("weights do not match the features")
 
 
-#: Fitted by tools/tune_guesser.py (see docs/ai.md for the data and the split).
+#: Fitted by tools/tune_guesser.py ``--fold-adapters`` for MiniLM with its adapter (docs/ai.md has the
+#: data, the split and the cross-fitting).
 DEFAULT_WEIGHTS = Weights(
-    find_text=(-0.125, 1.044, 2.019, 1.018, 0.415),
-    vote_text=(1.380, 1.527, 1.330, 2.528, 0.918),
-    find_memory=(-0.922, 0.576, 1.763, -0.049, 1.074, 4.509, -0.558, 0.732, 1.713, 0.497, 0.169),
-    vote_memory=(0.718, 1.008, 0.735, 2.276, 0.612, 0.510, -0.731, -0.007, 4.504, -0.162, 0.393),
+    find_text=(0.914, 2.974, 1.815, 0.285, -1.001),
+    vote_text=(1.901, 1.873, 1.642, 1.979, 0.336),
+    find_memory=(-0.742, 1.271, 1.547, 0.179, -1.083, 6.551, 0.052, 2.276, -1.092, 0.486, 0.158),
+    vote_memory=(0.443, 0.528, 1.444, 1.722, -0.343, 0.052, -0.431, 1.769, 1.141, -0.326, 0.672),
 )
 
 
