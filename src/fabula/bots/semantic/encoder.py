@@ -6,6 +6,10 @@ model itself — a six-layer BERT encoder, mean pooling over the tokens, L2 norm
 numpy, `tokenizers` and `safetensors`, so nothing is downloaded at run time and no torch is needed.
 Its vectors match the reference implementation (sentence-transformers) to about 1e-6.
 
+On loading, `Encoder` adds Fabula's adapter to the weights (`ADAPTER`: low-rank updates trained on
+how people's clues relate to a card's description, tools/finetune_encoder.py); ``adapter=None``
+gives the model as published.
+
 `shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector,
 and keeps the vectors of card texts and candidate clues on disk (`vector_cache_file`), so a new
 process does not spend ~20 s re-reading the original deck.
@@ -371,8 +375,3 @@ def shared_multilingual_encoder() -> MultilingualEncoder:
             if _shared_multilingual is None:
                 _shared_multilingual = MultilingualEncoder(cache_file=vector_cache_file(MULTILINGUAL_PACKAGE))
     return _shared_multilingual
-
-
-def describe() -> dict[str, Any]:
-    """What the shared model is, for diagnostics."""
-    return {"model": "all-MiniLM-L6-v2", "package": MODEL_PACKAGE, "dimensions": DIMENSIONS, "folder": str(model_dir())}
