@@ -116,11 +116,10 @@ def _words(text: str) -> set[str]:
         if not any(_unspaced(character) for character in word):
             words.add(word)
             continue
-        for run in re.split(r"[^\w]+", word):
-            letters = [character for character in run if _unspaced(character) or character.isalnum()]
-            if len(letters) == 1:
-                words.add(letters[0])
-            words.update(a + b for a, b in itertools.pairwise(letters))
+        for run in re.findall(r"[^\W_]+", word):  # runs of letters and digits, punctuation between
+            if len(run) == 1:
+                words.add(run)
+            words.update(a + b for a, b in itertools.pairwise(run))
     return words - _FILLER - {""}
 
 
