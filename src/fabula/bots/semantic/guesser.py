@@ -64,8 +64,10 @@ DEFAULT_WEIGHTS = Weights(
 )
 
 
-#: The multilingual model's weights, for clues MiniLM cannot read (fitted the same way, on the same
-#: English rounds: the model puts a clue in any of its languages in the same space).
+#: The multilingual model's weights, for clues MiniLM cannot read (tools/tune_guesser.py ``--model
+#: multilingual`` on the same English rounds — the model puts a clue in any of its languages in the
+#: same space — before the tool fitted memory weights both ways round: the first quarter of the
+#: tuning half as memory, the second fitted).
 MULTILINGUAL_WEIGHTS = Weights(
     find_text=(0.021, 2.273, 1.353, 1.683, -1.111),
     vote_text=(1.279, 2.536, 0.646, 3.055, 0.603),

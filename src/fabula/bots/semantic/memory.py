@@ -45,8 +45,7 @@ Floats = npt.NDArray[np.float64]
 def normalise_clue(clue: str) -> str:
     """The form two clues are compared in for an exact match: lower case, spaces collapsed, no
     punctuation at either end (in any script: "Freedom!" and "自由！" lose their marks)."""
-    words = clue.lower().split()
-    text = " ".join(words)
+    text = " ".join(clue.lower().split())
     start, end = 0, len(text)
     while start < end and (unicodedata.category(text[start])[0] in "PZ"):
         start += 1
