@@ -45,7 +45,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("rounds")
     parser.add_argument("--cards", required=True)
-    parser.add_argument("--rounds-range", "--rounds", dest="span", required=True, help="A:B, rounds A to B-1")
+    parser.add_argument("--rounds", dest="span", required=True, help="A:B, rounds A to B-1 of the file")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--rank", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=3)
