@@ -161,7 +161,7 @@ def main() -> None:
     after_cards = rss_mb()
 
     rng = random.Random(6)
-    memory = ClueMemory(encoder)
+    memory = ClueMemory(encoder.published)
     phrases = {card.id: associations(card) for card in deck}
     past = []
     for _ in range(3000):

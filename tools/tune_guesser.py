@@ -83,7 +83,7 @@ def main() -> int:
 
     memory_parts = []
     for encoder, fitted, remembered in zip(encoders, quarters, reversed(quarters), strict=True):
-        memory = ClueMemory(encoder)
+        memory = ClueMemory(encoder.published)
         memory.add(remembered)
         memory_parts.append(features(Guesser(memory=memory, encoder=encoder), fitted, "memory features"))
     x, mask, told, votes = stacked(memory_parts)

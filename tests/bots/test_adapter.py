@@ -1,4 +1,5 @@
-"""MiniLM's adapter: low-rank updates added to the published weights when the encoder loads."""
+"""MiniLM's adapter: low-rank updates added to the published weights when the encoder loads, and
+subtracted again by its `published` reading."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import numpy as np
 import pytest
 from safetensors.numpy import load_file, save_file
 
-from fabula.bots.semantic.encoder import ADAPTER, Encoder, merge_adapter, model_dir
+from fabula.bots.semantic.encoder import ADAPTER, Encoder, merge_updates, model_dir, read_adapter
+from fabula.bots.semantic.guesser import Guesser
+from fabula.bots.semantic.memory import ClueMemory, PastRound
+from fabula.cards.model import Card
 
 TEXTS = ["A lighthouse stands on a rock in a storm.", "Guiding light", "Loneliness"]
 LAYER = "encoder.layer.2.attention.self.query"
@@ -70,7 +74,7 @@ def test_a_broken_adapter_is_refused_with_its_reason(tmp_path: Path) -> None:
     no_scale = tmp_path / "no-scale.safetensors"
     save_file({f"{LAYER}.lora_A": np.zeros((4, 384)), f"{LAYER}.lora_B": np.zeros((384, 4))}, str(no_scale))
     with pytest.raises(ValueError, match="scale"):
-        merge_adapter(weights, no_scale)
+        read_adapter(no_scale, weights)
     elsewhere = tmp_path / "elsewhere.safetensors"
     save_file(
         {"decoder.x.lora_A": np.zeros((4, 384)), "decoder.x.lora_B": np.zeros((384, 4))},
@@ -78,7 +82,7 @@ def test_a_broken_adapter_is_refused_with_its_reason(tmp_path: Path) -> None:
         metadata={"scale": "1"},
     )
     with pytest.raises(ValueError, match=r"no decoder\.x\.weight"):
-        merge_adapter(weights, elsewhere)
+        read_adapter(elsewhere, weights)
 
 
 def test_vectors_kept_on_disk_by_one_variant_are_not_read_by_the_other(tmp_path: Path) -> None:
@@ -96,8 +100,34 @@ def test_an_adapter_updates_a_read_only_or_other_typed_weight_by_a_copy(tmp_path
     frozen = np.ones((384, 384))  # float64
     frozen.flags.writeable = False
     weights = {f"{LAYER}.weight": frozen}
-    merge_adapter(weights, tmp_path / "adapter.safetensors")
+    merge_updates(weights, read_adapter(tmp_path / "adapter.safetensors", weights))
     merged = weights[f"{LAYER}.weight"]
     assert merged.dtype == np.float32
     assert merged == pytest.approx(1.0 + 0.5 * (up.astype(np.float32) @ down.astype(np.float32)), abs=1e-6)
     assert (frozen == 1.0).all()
+
+
+def test_the_published_reading_is_the_model_without_its_adapter(plain: Encoder) -> None:
+    adapted = Encoder()
+    published = adapted.published
+    assert published is adapted.published
+    assert published.name == plain.name != adapted.name
+    assert published.encode(TEXTS) == pytest.approx(plain.encode(TEXTS), abs=1e-5)
+    assert not np.allclose(published.encode(TEXTS), adapted.encode(TEXTS), atol=1e-3)
+    assert plain.published is plain
+
+
+def test_a_guesser_compares_a_clue_with_its_memory_in_the_memory_s_reading() -> None:
+    """The memory may read clues otherwise than the guesser reads card texts (MiniLM as published
+    against MiniLM with its adapter): each comparison uses its own reading of the clue."""
+    adapted = Encoder()
+    cards = [Card("a", "", "A lighthouse on a rock in a storm."), Card("b", "", "A cat asleep on a sofa.")]
+    memory = ClueMemory(adapted.published)
+    memory.add([PastRound("Guiding light", ("a", "b"), "a", {"a": 1.0})] * 5)
+    guesser = Guesser(memory=memory, encoder=adapted)
+    features, with_memory = guesser.features("Beacon", cards)
+    assert with_memory
+    expected, _ = memory.features("Beacon", adapted.published.encode_one("Beacon"), ["a", "b"])
+    assert features[:, -expected.shape[1] :] == pytest.approx(expected)
+    misread, _ = memory.features("Beacon", adapted.encode_one("Beacon"), ["a", "b"])
+    assert not np.allclose(misread, expected)

@@ -76,7 +76,7 @@ class AutoPlayers:
         if self._memory is None:
             from fabula.bots.semantic.encoder import shared_encoder
 
-            self._memory = ClueMemory(shared_encoder())
+            self._memory = ClueMemory(shared_encoder().published)
         return self._memory
 
     async def choose(self, room: Room, seat: int, level: str, rng: random.Random, language: str = "en") -> Action:

@@ -6,9 +6,9 @@ model itself — a six-layer BERT encoder, mean pooling over the tokens, L2 norm
 numpy, `tokenizers` and `safetensors`, so nothing is downloaded at run time and no torch is needed.
 Its vectors match the reference implementation (sentence-transformers) to about 1e-6.
 
-On loading, `Encoder` adds Fabula's adapter to the weights (`ADAPTER`: low-rank updates trained on
-how people's clues relate to a card's description, tools/finetune_encoder.py); ``adapter=None``
-gives the model as published.
+`Encoder` runs MiniLM with Fabula's adapter (`ADAPTER`: low-rank updates trained on how people's
+clues relate to a card's description, tools/finetune_encoder.py); ``adapter=None`` gives the model
+as published, and so does an adapted encoder's `published` view, which shares its weights.
 
 `shared_encoder()` is the one instance every bot of the process uses; it caches each text's vector,
 and keeps the vectors of card texts and candidate clues on disk (`vector_cache_file`), so a new
@@ -29,7 +29,8 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -103,13 +104,26 @@ def vector_cache_file(package: str = MODEL_PACKAGE) -> Path:
     return base / "fabula" / f"{package}-vectors.npz"
 
 
-def merge_adapter(weights: dict[str, Any], path: Path) -> None:
-    """Add a LoRA adapter's low-rank updates to the dense weights they change: W += scale · B @ A.
+@dataclass(frozen=True, slots=True)
+class LowRank:
+    """One dense layer's adapter update, ``x ↦ (x @ down) @ up``, for weights stored in × out."""
+
+    down: Vectors  # in × rank
+    up: Vectors  # rank × out, the adapter's scale folded in
+
+    def __call__(self, x: Vectors) -> Vectors:
+        return np.asarray((x @ self.down) @ self.up, dtype=np.float32)  # no copy: it is float32
+
+
+def read_adapter(path: Path, weights: Mapping[str, object]) -> dict[str, LowRank]:
+    """A LoRA adapter's updates, by the name of the layer they change (``W += scale · B @ A``).
 
     The file (tools/finetune_encoder.py writes it) holds ``<layer>.lora_A`` (rank × in) and
-    ``<layer>.lora_B`` (out × rank) for each changed ``<layer>.weight``, and its ``scale``."""
+    ``<layer>.lora_B`` (out × rank) for each changed ``<layer>.weight`` of ``weights``, and its
+    ``scale``."""
     from safetensors import safe_open
 
+    updates: dict[str, LowRank] = {}
     with safe_open(str(path), "numpy") as adapter:
         scale = float((adapter.metadata() or {}).get("scale", "nan"))
         if not np.isfinite(scale):
@@ -122,12 +136,19 @@ def merge_adapter(weights: dict[str, Any], path: Path) -> None:
                 raise ValueError(f"{path}: the model has no {layer}.weight to adapt")
             down = adapter.get_tensor(key).astype(np.float32)
             up = adapter.get_tensor(f"{layer}.lora_B").astype(np.float32)
-            target = weights[f"{layer}.weight"]
-            update = np.float32(scale) * (up @ down)
-            if target.dtype == np.float32 and target.flags.writeable:
-                target += update  # in place: a copy of every changed matrix would stay resident
-            else:
-                weights[f"{layer}.weight"] = target.astype(np.float32) + update
+            updates[layer] = LowRank(np.ascontiguousarray(down.T), np.ascontiguousarray(np.float32(scale) * up.T))
+    return updates
+
+
+def merge_updates(weights: dict[str, Any], updates: Mapping[str, LowRank]) -> None:
+    """Add each update to the weight it changes (torch's out × in layout)."""
+    for layer, update in updates.items():
+        target = weights[f"{layer}.weight"]
+        delta = (update.down @ update.up).T
+        if target.dtype == np.float32 and target.flags.writeable:
+            target += delta  # in place: a copy of every changed matrix would stay resident
+        else:
+            weights[f"{layer}.weight"] = target.astype(np.float32) + delta
 
 
 class TextEncoder:
@@ -157,6 +178,12 @@ class TextEncoder:
 
     def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
         raise NotImplementedError
+
+    @property
+    def published(self) -> TextEncoder:
+        """The model as published, for comparing clues with clues: this one, unless it is an
+        adapted `Encoder`."""
+        return self
 
     def _load_cache(self, path: Path) -> None:
         """Vectors saved by an earlier process (a missing or unreadable file is no error)."""
@@ -244,8 +271,10 @@ class Encoder(TextEncoder):
         self.eps: float = config["layer_norm_eps"]
         layers: int = config["num_hidden_layers"]
         weights = load_file(str(folder / "model.safetensors"))
-        if adapter is not None:
-            merge_adapter(weights, adapter)
+        updates = read_adapter(adapter, weights) if adapter is not None else {}
+        # Added to the weights, and kept: the model as published (`published`) subtracts them
+        # again, for the price of the adapter's few numbers rather than a second model.
+        merge_updates(weights, updates)
         self._w: dict[str, Vectors] = {
             key: np.ascontiguousarray(value, dtype=np.float32)
             for key, value in weights.items()
@@ -254,8 +283,20 @@ class Encoder(TextEncoder):
         del weights
         # Transpose the dense weights once (torch stores them as out × in) and fuse Q, K and V.
         self._layers: list[dict[str, Vectors]] = []
+        #: per layer, the adapter's update of each dense weight it changed (named as in `_layers`;
+        #: "query", "key" and "value" for the fused one)
+        self._updates: list[dict[str, LowRank]] = []
+        names = {
+            "query": "attention.self.query",
+            "key": "attention.self.key",
+            "value": "attention.self.value",
+            "out": "attention.output.dense",
+            "up": "intermediate.dense",
+            "down": "output.dense",
+        }
         for i in range(layers):
             p = f"encoder.layer.{i}."
+            self._updates.append({short: updates[p + long] for short, long in names.items() if p + long in updates})
             w = self._w
             self._layers.append(
                 {
@@ -279,9 +320,21 @@ class Encoder(TextEncoder):
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
+        self._published: Published | None = None
 
-    def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> Vectors:
-        """One padded batch (B × T ids, 1 for real tokens in ``mask``) → B unit vectors."""
+    @property
+    def published(self) -> TextEncoder:
+        """This model without its adapter, sharing its weights (itself when it has none)."""
+        if not any(self._updates):
+            return self
+        with self._lock:
+            if self._published is None:
+                self._published = Published(self)
+        return self._published
+
+    def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32], adapted: bool = True) -> Vectors:
+        """One padded batch (B × T ids, 1 for real tokens in ``mask``) → B unit vectors;
+        ``adapted=False``: as the model was published, without the adapter's updates."""
         w = self._w
         batch, length = ids.shape
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:length]
@@ -290,8 +343,12 @@ class Encoder(TextEncoder):
         heads, width = self.heads, x.shape[-1] // self.heads
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]  # masked keys get no attention
         scale = np.float32(1.0 / np.sqrt(width))
-        for layer in self._layers:
+        for layer, all_updates in zip(self._layers, self._updates, strict=True):
+            removed = {} if adapted else all_updates  # the weights hold them
             qkv = x @ layer["qkv_w"] + layer["qkv_b"]
+            for part, name in enumerate(("query", "key", "value")):
+                if name in removed:
+                    qkv[..., part * heads * width : (part + 1) * heads * width] -= removed[name](x)
             qkv = qkv.reshape(batch, length, 3, heads, width).transpose(2, 0, 3, 1, 4)
             q, k, v = qkv[0], qkv[1], qkv[2]
             scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
@@ -299,15 +356,23 @@ class Encoder(TextEncoder):
             scores /= scores.sum(axis=-1, keepdims=True)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, heads * width)
             attended = context @ layer["out_w"] + layer["out_b"]
+            if "out" in removed:
+                attended -= removed["out"](context)
             x = _layer_norm(x + attended, layer["ln1_w"], layer["ln1_b"], self.eps)
-            hidden = _gelu(x @ layer["up_w"] + layer["up_b"])
-            x = _layer_norm(x + hidden @ layer["down_w"] + layer["down_b"], layer["ln2_w"], layer["ln2_b"], self.eps)
+            raised = x @ layer["up_w"] + layer["up_b"]
+            if "up" in removed:
+                raised -= removed["up"](x)
+            hidden = _gelu(raised)
+            lowered = hidden @ layer["down_w"] + layer["down_b"]
+            if "down" in removed:
+                lowered -= removed["down"](hidden)
+            x = _layer_norm(x + lowered, layer["ln2_w"], layer["ln2_b"], self.eps)
         pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: Vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return result
 
-    def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
+    def _compute(self, texts: Sequence[str], batch_size: int, adapted: bool = True) -> Vectors:
         encodings = self.tokenizer.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths pad less
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
@@ -320,8 +385,26 @@ class Encoder(TextEncoder):
                 n = len(encodings[i].ids)
                 ids[row, :n] = encodings[i].ids
                 mask[row, :n] = 1.0
-            out[chunk] = self._forward(ids, mask)
+            out[chunk] = self._forward(ids, mask, adapted)
         return out
+
+
+class Published(TextEncoder):
+    """An adapted `Encoder` read as the model was published: the same weights without the
+    adapter's updates, and a vector cache of its own.
+
+    Clue-to-clue comparisons (the memory) use it: the adapter, trained to bring a clue close to its
+    card's description, blurs which clues resemble each other (docs/ai.md, "Two readings")."""
+
+    name = Encoder.name
+    dimensions = DIMENSIONS
+
+    def __init__(self, adapted: Encoder) -> None:
+        super().__init__(adapted._cache_size, None)
+        self._adapted = adapted
+
+    def _compute(self, texts: Sequence[str], batch_size: int) -> Vectors:
+        return self._adapted._compute(texts, batch_size, adapted=False)
 
 
 class MultilingualEncoder(TextEncoder):

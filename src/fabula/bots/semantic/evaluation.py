@@ -95,11 +95,13 @@ def evaluate(
     if guesser is None:
         learned = None
         if memory or online:
-            learned = ClueMemory(Guesser().encoder)
+            learned = ClueMemory(Guesser().encoder.published)
             learned.add(memory, progress)
         guesser = Guesser(memory=learned)
     guesser.index.warm(list(cards.values()))
     guesser.encoder.encode([r.clue for r in rounds])  # one batched pass; guesses then hit the cache
+    if guesser.memory is not None:
+        guesser.memory.encoder.encode([r.clue for r in rounds])
     hits = 0
     loss = 0.0
     chance_hits = 0.0

@@ -57,10 +57,10 @@ class Weights:
 #: Fitted by tools/tune_guesser.py ``--fold-adapters`` for MiniLM with its adapter (docs/ai.md has the
 #: data, the split and the cross-fitting).
 DEFAULT_WEIGHTS = Weights(
-    find_text=(0.914, 2.974, 1.815, 0.285, -1.001),
-    vote_text=(1.901, 1.873, 1.642, 1.979, 0.336),
-    find_memory=(-0.742, 1.271, 1.547, 0.179, -1.083, 6.551, 0.052, 2.276, -1.092, 0.486, 0.158),
-    vote_memory=(0.443, 0.528, 1.444, 1.722, -0.343, 0.052, -0.431, 1.769, 1.141, -0.326, 0.672),
+    find_text=(1.081, 2.793, 1.500, 1.192, -0.971),
+    vote_text=(1.636, 2.226, 1.446, 2.311, -0.060),
+    find_memory=(-0.233, 1.523, 1.187, 0.959, -0.546, 4.149, -0.363, 0.909, 1.421, 0.508, 0.131),
+    vote_memory=(0.612, 1.189, 1.171, 1.848, -0.145, 0.075, -0.529, 0.629, 4.300, -0.171, 0.371),
 )
 
 
@@ -177,7 +177,9 @@ class Guesser:
         vector = self.encoder.encode_one(clue)
         text = card_features(vector, [self.index.vectors(card) for card in cards])
         if self.memory is not None:
-            remembered, known = self.memory.features(clue, vector, [card.id for card in cards])
+            remembered, known = self.memory.features(
+                clue, self.memory.encoder.encode_one(clue), [card.id for card in cards]
+            )
             if known:
                 return np.concatenate([text, remembered], axis=1), True
         return text, False

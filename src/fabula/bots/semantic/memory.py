@@ -141,7 +141,8 @@ def _density(kernel: Floats, weights: Floats | None = None) -> float:
 class ClueMemory:
     """Clue → card pairs from finished rounds, searched by clue similarity.
 
-    The clues live in one model's space; `read_by` gives the same rounds in another model's (the
+    The clues live in one model's space — for MiniLM, its `published` reading, which the guesser's
+    memory weights were fitted with; `read_by` gives the same rounds in another model's (the
     multilingual one, for clues MiniLM cannot read), kept in step with this memory.
     """
 
