@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from fabula.bots.semantic.encoder import shared_encoder
 from fabula.cards.original import original_deck
 
 from .harness import Client, LiveServer, create_room, live_server
@@ -45,6 +46,8 @@ async def test_bots_of_every_reading_level_play_a_whole_game_and_learn_only_once
     memory = server.service.autoplay.memory()
     assert memory is not None
     assert len(memory) == 0
+    # clues are compared with clues as MiniLM was published, what the memory weights were fitted on
+    assert memory.encoder is shared_encoder().published is not shared_encoder()
     assert (await host.request({"type": "start"}))["type"] == "ack"
 
     # While the game runs, finished rounds are public but the memory must not take them yet.
