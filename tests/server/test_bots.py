@@ -13,7 +13,11 @@ from typing import Any
 import pytest
 
 from fabula.bots.semantic.encoder import shared_encoder
+from fabula.bots.semantic.memory import PastRound
+from fabula.cards.library import DeckLibrary
 from fabula.cards.original import original_deck
+from fabula.server.autoplay import AutoPlayers, game_record, read_game_record
+from fabula.store import SqliteStore
 
 from .harness import Client, LiveServer, create_room, live_server
 from .players import awaited, move_once, play_to_end
@@ -268,3 +272,71 @@ def test_the_protocol_offers_exactly_the_languages_bots_clue_in() -> None:
 
     assert get_args(Language) == BOT_LANGUAGES
     assert all(clue_pool(language=language) for language in BOT_LANGUAGES)
+
+
+@pytest.mark.anyio
+async def test_the_memory_outlives_its_room_and_a_restart(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data") as server:
+        host, code = await host_room(server, mode="odyssey", options={"target_score": 8})
+        for level in ("easy", "easy"):
+            assert (await host.request({"type": "add_bot", "level": level}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        final = await play_to_end(host, random.Random(2), timeout=120)
+        rounds = final["game"]["last_round"]["round"]
+        assert rounds > 1
+        clues = {
+            m["room"]["game"]["last_round"]["clue"]
+            for m in host.received
+            if m["type"] == "state" and m["room"]["game"] and m["room"]["game"]["last_round"]
+        }
+        await host.close()
+
+    async def remembered_after_a_restart() -> int:
+        with live_server(tmp_path / "data") as again:
+            memory = again.service.autoplay.memory()
+            assert memory is not None
+            for _ in range(100):
+                if len(memory) >= rounds:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)  # time enough to learn it a second time, were it to
+            return len(memory)
+
+    # The room is still stored, and the game kept too: learned once.
+    assert await remembered_after_a_restart() == rounds
+    # Its room deleted while the server was down (as the idle sweep would have): the game was kept.
+    store = SqliteStore(server.config.sqlite_path)
+    await store.delete_room(code)
+    kept = await store.kept_games()
+    await store.close()
+    assert len(kept) == 1
+    assert {past.clue for past in read_game_record(kept[0].data)} == clues
+    assert await remembered_after_a_restart() == rounds
+
+
+@pytest.mark.anyio
+async def test_recall_takes_the_newest_kept_rounds_skips_a_damaged_record_and_catches_up(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    rounds = [PastRound(f"clue {n}", ("1", "2", "3"), "1", {"1": 0.5, "2": 0.5}) for n in range(6)]
+    await store.keep_game("AAAAA/1.0/1", game_record(rounds[:3]), at=1.0)
+    await store.keep_game("BBBBB/1.0/1", b"not a game", at=2.0)
+    await store.keep_game("CCCCC/1.0/1", game_record(rounds[3:5]), at=3.0)
+    players = AutoPlayers(DeckLibrary(tmp_path / "decks"), memory=True, store=store, memory_rounds=4)
+    memory = players.memory()
+    assert memory is not None
+    assert await players.recall() == 4  # the newest four of the five readable rounds
+    assert await players.recall() == 0  # nothing new
+    # another process keeps a game: the next recall takes it
+    await store.keep_game("DDDDD/1.0/1", game_record(rounds[5:]), at=4.0)
+    assert await players.recall() == 1
+    for _ in range(100):
+        if len(memory) == 5:
+            break
+        await asyncio.sleep(0.05)
+    assert len(memory) == 5
+    features, _ = memory.features("clue 0", memory.encoder.encode_one("clue 0"), ["1", "2", "3"])
+    assert features[0, 1] == 0.0, "the oldest round was left out: 'clue 0' was never told for card 1"
+    assert read_game_record(game_record(rounds)) == rounds
+    with pytest.raises(ValueError, match="list of rounds"):
+        read_game_record(b'{"clue": "not a list"}')
+    await store.close()

@@ -87,6 +87,29 @@ async def test_deleting_a_room_deletes_its_log(store: EventStore) -> None:
     assert [e.data for e in await store.load("AAAAA")] == [b"new"]
 
 
+async def test_a_finished_game_is_kept_once_and_outlives_its_room(store: EventStore) -> None:
+    await store.create_room("AAAAA", at=1.0)
+    assert await store.keep_game("AAAAA/1.0/1", b"rounds of game 1", at=5.0)
+    assert not await store.keep_game("AAAAA/1.0/1", b"again", at=6.0), "one game is kept once"
+    assert await store.keep_game("AAAAA/1.0/2", b"rounds of game 2", at=7.0)
+    await store.delete_room("AAAAA")
+    kept = await store.kept_games()
+    assert [(g.key, g.data) for g in kept] == [
+        ("AAAAA/1.0/1", b"rounds of game 1"),
+        ("AAAAA/1.0/2", b"rounds of game 2"),
+    ]
+    assert kept[0].number < kept[1].number
+    assert [g.key for g in await store.kept_games(after=kept[0].number)] == ["AAAAA/1.0/2"]
+    assert await store.kept_games(after=kept[1].number) == []
+
+
+async def test_a_game_kept_by_one_process_is_read_by_another(store_backend: StoreBackend) -> None:
+    first, second = await store_backend.open(), await store_backend.open()
+    assert await first.keep_game("BBBBB/2.0/1", b"x", at=1.0)
+    assert not await second.keep_game("BBBBB/2.0/1", b"x", at=2.0)
+    assert [g.data for g in await second.kept_games()] == [b"x"]
+
+
 async def test_what_was_appended_is_there_for_a_new_process(store_backend: StoreBackend) -> None:
     first = await store_backend.open()
     await first.create_room("AAAAA", at=1.0)
@@ -175,6 +198,24 @@ def test_durability_chooses_the_sqlite_sync_level(tmp_path: Path, durability: st
     store = SqliteStore(tmp_path / "rooms.sqlite3", durability=durability)  # type: ignore[arg-type]
     assert store._db.execute("PRAGMA synchronous").fetchone()[0] == synchronous
     assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_a_database_of_the_first_schema_is_upgraded_and_keeps_its_rooms(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    with sqlite3.connect(path) as db:  # what Fabula's schema 1 wrote
+        db.execute("CREATE TABLE rooms (code TEXT PRIMARY KEY, created REAL NOT NULL, touched REAL NOT NULL)")
+        db.execute(
+            "CREATE TABLE entries (code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,"
+            " seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (code, seq)) WITHOUT ROWID"
+        )
+        db.execute("INSERT INTO rooms VALUES ('AAAAA', 1.0, 1.0)")
+        db.execute("INSERT INTO entries VALUES ('AAAAA', 0, x'01')")
+        db.execute("PRAGMA user_version=1")
+    store = SqliteStore(path)
+    assert [e.data for e in await store.load("AAAAA")] == [b"\x01"]
+    assert await store.keep_game("AAAAA/1.0/1", b"rounds", at=2.0)
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    await store.close()
 
 
 def test_a_database_from_a_newer_fabula_is_refused(tmp_path: Path) -> None:

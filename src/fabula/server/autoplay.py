@@ -4,21 +4,25 @@ A bot that reads clues runs its model in a worker thread, so a decision (millise
 first time a deck is seen) never holds up the event loop. The bots of every room share one model,
 one set of card vectors per deck and, when ``--bot-memory`` is on, one memory of the rounds of
 games finished on this server — a game's rounds join it only once the game is over, so no bot
-ever learns from a game still being played.
+ever learns from a game still being played. Each finished game is also kept in the store
+(`EventStore.keep_game`), so the memory outlives its rooms and restarts, and processes sharing a
+store learn each other's games (`recall`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from fabula.bots.base import RandomBot, make_bot
 from fabula.bots.semantic.memory import ClueMemory, PastRound
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.model import Card
 from fabula.rules import Action, Phase, RoundResult
+from fabula.store import EventStore
 
 from .room import Room
 
@@ -43,15 +47,46 @@ def past_round(result: RoundResult) -> PastRound:
     return PastRound(result.clue, result.table, result.storyteller_card, shares)
 
 
-class AutoPlayers:
-    """Chooses automatic moves for every room of a process, and keeps what the bots share."""
+def game_record(rounds: list[PastRound]) -> bytes:
+    """A finished game's rounds as the store keeps them: a JSON list in the evaluation data's format."""
+    return json.dumps([past.to_json() for past in rounds]).encode()
 
-    def __init__(self, library: DeckLibrary, *, memory: bool) -> None:
+
+def read_game_record(data: bytes) -> list[PastRound]:
+    """The rounds of a kept game (`ValueError` if the record is not one)."""
+    items = json.loads(data)
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise ValueError("a kept game is a list of rounds")
+    return [PastRound.from_json(item) for item in items]
+
+
+class AutoPlayers:
+    """Chooses automatic moves for every room of a process, and keeps what the bots share.
+
+    ``store``: where finished games are kept for the memory (None: in this process only).
+    ``memory_rounds``: the most rounds `recall` takes from the store at once (the newest).
+    """
+
+    def __init__(
+        self,
+        library: DeckLibrary,
+        *,
+        memory: bool,
+        store: EventStore | None = None,
+        memory_rounds: int = 20_000,
+        clock: Callable[[], float] = lambda: 0.0,
+    ) -> None:
         self.library = library
         self.memory_enabled = memory
+        self.store = store
+        self.memory_rounds = memory_rounds
+        self.clock = clock
         self._memory: ClueMemory | None = None
-        #: (room code, game number) of the games already learned from
-        self._learned: set[tuple[str, int]] = set()
+        #: the keys (`game_key`) of the games already learned from
+        self._learned: set[str] = set()
+        #: the number of the last kept game `recall` read
+        self._recalled = 0
+        self._keeping: set[asyncio.Task[None]] = set()
         self._warming: set[tuple[tuple[str, ...], bool, str]] = set()
         self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
@@ -113,16 +148,63 @@ class AutoPlayers:
 
     def learn(self, room: Room) -> None:
         """Once the room's game is over, remember its rounds (each game once; the clues are
-        embedded in a worker thread)."""
+        embedded in a worker thread) and keep them in the store."""
         game = room.game
-        key = (room.code, room.games_started)
+        key = game_key(room)
         if not self.memory_enabled or game is None or game.phase is not Phase.OVER or key in self._learned:
             return
         self._learned.add(key)
-        memory = self.memory()
         rounds = [past_round(result) for result in room.rounds]
-        if memory is not None and rounds:
+        if rounds:
+            self._remember(rounds)
+            if self.store is not None:
+                task = asyncio.get_running_loop().create_task(self._keep(key, rounds))
+                self._keeping.add(task)
+                task.add_done_callback(self._keeping.discard)
+
+    async def _keep(self, key: str, rounds: list[PastRound]) -> None:
+        assert self.store is not None
+        try:
+            await self.store.keep_game(key, game_record(rounds), at=self.clock())
+        except Exception:  # the store is away: this process still learned it; its room's log still holds it
+            log.exception("a finished game could not be kept for the bots' memory", extra={"game": key})
+
+    async def kept(self) -> None:
+        """Wait until every finished game handed to the store is kept (or its failure logged)."""
+        await asyncio.gather(*self._keeping)
+
+    async def recall(self) -> int:
+        """Learn the games kept in the store that this process has not learned yet — at start,
+        those of earlier processes (the newest `memory_rounds` rounds); later, those other
+        processes kept. The number of rounds taken."""
+        if not self.memory_enabled or self.store is None:
+            return 0
+        games = await self.store.kept_games(after=self._recalled)
+        rounds: list[PastRound] = []
+        for game in games:
+            self._recalled = max(self._recalled, game.number)
+            if game.key in self._learned:
+                continue
+            self._learned.add(game.key)
+            try:
+                rounds += read_game_record(game.data)
+            except ValueError as error:  # one damaged record must not cost the others
+                log.error("a kept game cannot be read", extra={"game": game.key, "error": str(error)})
+        rounds = rounds[-self.memory_rounds :] if self.memory_rounds > 0 else []
+        if rounds:
+            self._remember(rounds)
+        return len(rounds)
+
+    def _remember(self, rounds: list[PastRound]) -> None:
+        memory = self.memory()
+        if memory is not None:
             asyncio.get_running_loop().run_in_executor(None, memory.add, rounds).add_done_callback(_report)
+
+
+def game_key(room: Room) -> str:
+    """What tells one finished game from every other: its room (a code may be used again once a
+    room is gone, so with the room's creation time) and its number there."""
+    return f"{room.code}/{room.created_at!r}/{room.games_started}"
 
 
 def _report(done: asyncio.Future[None]) -> None:

@@ -69,8 +69,12 @@ class Config:
         default=True,
         metadata={
             "help": "hard bots learn from the clues and votes of games finished on this server "
-            "(only once a game is over; kept in memory, per process)"
+            "(only once a game is over; the games are kept in the store, so the memory survives restarts)"
         },
+    )
+    bot_memory_rounds: int = field(
+        default=20_000,
+        metadata={"help": "the most rounds of kept games the bots' memory takes at start (the newest; ~6 KB each)"},
     )
     max_message_bytes: int = field(default=16_384, metadata={"help": "largest WebSocket message accepted"})
     messages_per_second: float = field(default=10, metadata={"help": "sustained messages per connection"})

@@ -214,7 +214,9 @@ class RoomService:
         self.cluster: Cluster | None = None
         self.backends: Backends | None = None
         self._sweeper: asyncio.Task[None] | None = None
-        self.autoplay = AutoPlayers(library, memory=config.bot_memory)
+        self.autoplay = AutoPlayers(
+            library, memory=config.bot_memory, memory_rounds=config.bot_memory_rounds, clock=clock
+        )
         #: rooms being loaded from the store now (several processes), so that two requests share one load
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
 
@@ -227,6 +229,8 @@ class RoomService:
         is loaded when someone asks for it, and the cluster keeps it in step with the others."""
         self.backends = backends
         self.store, self.bus, self.lease = backends.store, backends.bus, backends.lease
+        self.autoplay.store = backends.store
+        await self.autoplay.recall()  # before the rooms: a finished game kept already is not learned twice
         if backends.presence is not None:
             self.cluster = Cluster(self, backends.bus, backends.presence)
             self.cluster.start()
@@ -266,6 +270,7 @@ class RoomService:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await self.autoplay.kept()  # a game that just ended reaches the store before it closes
         if self.backends is not None:
             await self.backends.close()
 
@@ -993,6 +998,10 @@ class RoomService:
                 await self.sweep()
             except Exception:  # the store or Redis is away: the next sweep tries again
                 log.exception("idle sweep failed")
+            try:
+                await self.autoplay.recall()  # games other processes finished
+            except Exception:
+                log.exception("kept games could not be read")
 
     async def sweep(self) -> list[str]:
         """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes.

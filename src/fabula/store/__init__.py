@@ -10,7 +10,7 @@ the leases that let one process fire a timer (`LocalLease`, `RedisLease`), and t
 tells every process who is connected to a room through the others (`RedisPresence`).
 """
 
-from .base import EventStore, SeqTaken, StoredEntry
+from .base import EventStore, KeptGame, SeqTaken, StoredEntry
 from .bus import RESYNC, Bus, LocalBus, Notice, RedisBus, Subscription
 from .lease import Lease, LeaseTable, LocalLease, RedisLease
 from .postgres import PostgresStore
@@ -22,6 +22,7 @@ __all__ = [
     "SPECTATORS",
     "Bus",
     "EventStore",
+    "KeptGame",
     "Lease",
     "LeaseTable",
     "LocalBus",

@@ -16,6 +16,16 @@ class StoredEntry:
     data: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class KeptGame:
+    """A finished game's public record, as `EventStore.keep_game` kept it."""
+
+    #: increasing in the order the games were kept
+    number: int
+    key: str
+    data: bytes
+
+
 class EventStore(Protocol):
     """An append-only log per room. ``seq`` starts at 0 and has no gaps."""
 
@@ -42,6 +52,15 @@ class EventStore(Protocol):
 
     async def delete_room(self, code: str) -> None:
         """Forget room ``code`` and its log."""
+        ...
+
+    async def keep_game(self, key: str, data: bytes, at: float) -> bool:
+        """Keep a finished game's public record (what the bots' memory learns from) under ``key``,
+        unique to that game; False if one is already kept under it. Records outlive their room."""
+        ...
+
+    async def kept_games(self, after: int = 0) -> list[KeptGame]:
+        """The kept games numbered above ``after``, oldest first."""
         ...
 
     async def close(self) -> None: ...

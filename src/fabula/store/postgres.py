@@ -37,7 +37,7 @@ from typing import Any
 
 import asyncpg
 
-from .base import SeqTaken, StoredEntry
+from .base import KeptGame, SeqTaken, StoredEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             seq integer NOT NULL CHECK (seq >= 0),
             data bytea NOT NULL,
             PRIMARY KEY (code, seq)
+        );
+        """,
+    ),
+    Migration(
+        2,
+        "finished games kept for the bots' memory",
+        """
+        CREATE TABLE kept_games (
+            number bigserial PRIMARY KEY,
+            key text NOT NULL UNIQUE,
+            kept double precision NOT NULL,
+            data bytea NOT NULL
         );
         """,
     ),
@@ -103,6 +115,8 @@ class PostgresStore:
         self._room_codes = f"SELECT code FROM {s}.rooms ORDER BY created, code"
         self._touched = f"SELECT touched FROM {s}.rooms WHERE code = $1"
         self._delete_room = f"DELETE FROM {s}.rooms WHERE code = $1"
+        self._keep_game = f"INSERT INTO {s}.kept_games (key, kept, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        self._kept_games = f"SELECT number, key, data FROM {s}.kept_games WHERE number > $1 ORDER BY number"
 
     @classmethod
     async def connect(
@@ -165,6 +179,14 @@ class PostgresStore:
 
     async def delete_room(self, code: str) -> None:
         await self._pool.execute(self._delete_room, code)
+
+    async def keep_game(self, key: str, data: bytes, at: float) -> bool:
+        status = await self._pool.execute(self._keep_game, key, at, data)
+        return bool(status == "INSERT 0 1")
+
+    async def kept_games(self, after: int = 0) -> list[KeptGame]:
+        rows = await self._pool.fetch(self._kept_games, after)
+        return [KeptGame(row[0], row[1], row[2]) for row in rows]
 
     async def close(self) -> None:
         await self._pool.close()

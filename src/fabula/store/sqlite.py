@@ -22,7 +22,7 @@ import sqlite3
 from pathlib import Path
 from typing import Literal
 
-from .base import SeqTaken, StoredEntry
+from .base import KeptGame, SeqTaken, StoredEntry
 
 Durability = Literal["process", "power"]
 
@@ -31,8 +31,11 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entries ("
     " code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,"
     " seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (code, seq)) WITHOUT ROWID",
+    # version 2: finished games, kept for the bots' memory after their rooms are gone
+    "CREATE TABLE IF NOT EXISTS kept_games ("
+    " number INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, kept REAL NOT NULL, data BLOB NOT NULL)",
 )
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class SqliteStore:
@@ -87,6 +90,16 @@ class SqliteStore:
 
     async def delete_room(self, code: str) -> None:
         self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+
+    async def keep_game(self, key: str, data: bytes, at: float) -> bool:
+        cursor = self._db.execute(
+            "INSERT INTO kept_games (key, kept, data) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING", (key, at, data)
+        )
+        return cursor.rowcount == 1
+
+    async def kept_games(self, after: int = 0) -> list[KeptGame]:
+        rows = self._db.execute("SELECT number, key, data FROM kept_games WHERE number > ? ORDER BY number", (after,))
+        return [KeptGame(number, key, bytes(data)) for number, key, data in rows]
 
     async def close(self) -> None:
         self._db.close()

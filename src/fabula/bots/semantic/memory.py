@@ -84,6 +84,15 @@ class PastRound:
             raise ValueError("'vote_share' must map card ids to numbers")
         return cls(clue, tuple(cards), told, {k: float(v) for k, v in shares.items()})
 
+    def to_json(self) -> dict[str, object]:
+        """The round in the ``val.jsonl`` format (`from_json` reads it back)."""
+        return {
+            "clue": self.clue,
+            "cards": list(self.cards),
+            "storyteller_card": self.storyteller_card,
+            "vote_share": dict(self.vote_share),
+        }
+
 
 def read_rounds(path: str | Path) -> list[PastRound]:
     """Every round of a JSON-lines file (blank lines skipped); `ValueError` names a bad line."""
