@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections.abc import Callable, Mapping
 
 from fabula.bots.base import RandomBot, make_bot
@@ -74,7 +75,7 @@ class AutoPlayers:
         memory: bool,
         store: EventStore | None = None,
         memory_rounds: int = 20_000,
-        clock: Callable[[], float] = lambda: 0.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.library = library
         self.memory_enabled = memory
