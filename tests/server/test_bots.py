@@ -186,7 +186,8 @@ async def test_a_bot_that_proposed_leaves_the_choice_to_its_person_teammate_unti
 async def test_bots_give_their_clues_in_the_language_they_were_added_in(server: LiveServer) -> None:
     from fabula.bots.semantic.vocabulary import clue_pool
 
-    host, _ = await host_room(server, mode="odyssey", options={"target_score": 8})
+    # one turn as storyteller each (a target score could end the game before both bots told)
+    host, _ = await host_room(server, mode="odyssey", options={"storyteller_cycles": 1})
     for level in ("easy", "normal"):
         reply = await host.request({"type": "add_bot", "level": level, "language": "zh-Hant"})
         assert reply["type"] == "ack"
