@@ -4,19 +4,21 @@ memory the server keeps of finished games only."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from fabula.bots.semantic.encoder import shared_encoder
 from fabula.bots.semantic.memory import PastRound
 from fabula.cards.library import DeckLibrary
 from fabula.cards.original import original_deck
-from fabula.server.autoplay import AutoPlayers, game_record, read_game_record
+from fabula.server.autoplay import AutoPlayers, GameRecord
 from fabula.store import SqliteStore
 
 from .harness import Client, LiveServer, create_room, live_server
@@ -311,7 +313,10 @@ async def test_the_memory_outlives_its_room_and_a_restart(tmp_path: Path) -> Non
     kept = await store.kept_games()
     await store.close()
     assert len(kept) == 1
-    assert {past.clue for past in read_game_record(kept[0].data)} == clues
+    record = GameRecord.from_bytes(kept[0].data)
+    assert {past.clue for past in record.rounds} == clues
+    assert record.model == shared_encoder().published.name
+    assert record.vectors == pytest.approx(shared_encoder().published.encode([r.clue for r in record.rounds]), abs=1e-6)
     assert await remembered_after_a_restart() == rounds
 
 
@@ -319,16 +324,16 @@ async def test_the_memory_outlives_its_room_and_a_restart(tmp_path: Path) -> Non
 async def test_recall_takes_the_newest_kept_rounds_skips_a_damaged_record_and_catches_up(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "rooms.sqlite3")
     rounds = [PastRound(f"clue {n}", ("1", "2", "3"), "1", {"1": 0.5, "2": 0.5}) for n in range(6)]
-    await store.keep_game("AAAAA/1.0/1", game_record(rounds[:3]), at=1.0)
+    await store.keep_game("AAAAA/1.0/1", GameRecord(rounds[:3]).to_bytes(), at=1.0)
     await store.keep_game("BBBBB/1.0/1", b"not a game", at=2.0)
-    await store.keep_game("CCCCC/1.0/1", game_record(rounds[3:5]), at=3.0)
+    await store.keep_game("CCCCC/1.0/1", GameRecord(rounds[3:5]).to_bytes(), at=3.0)
     players = AutoPlayers(DeckLibrary(tmp_path / "decks"), memory=True, store=store, memory_rounds=4)
     memory = players.memory()
     assert memory is not None
     assert await players.recall() == 4  # the newest four of the five readable rounds
     assert await players.recall() == 0  # nothing new
     # another process keeps a game: the next recall takes it
-    await store.keep_game("DDDDD/1.0/1", game_record(rounds[5:]), at=4.0)
+    await store.keep_game("DDDDD/1.0/1", GameRecord(rounds[5:]).to_bytes(), at=4.0)
     assert await players.recall() == 1
     for _ in range(100):
         if len(memory) == 5:
@@ -337,7 +342,36 @@ async def test_recall_takes_the_newest_kept_rounds_skips_a_damaged_record_and_ca
     assert len(memory) == 5
     features, _ = memory.features("clue 0", memory.encoder.encode_one("clue 0"), ["1", "2", "3"])
     assert features[0, 1] == 0.0, "the oldest round was left out: 'clue 0' was never told for card 1"
-    assert read_game_record(game_record(rounds)) == rounds
-    with pytest.raises(ValueError, match="list of rounds"):
-        read_game_record(b'{"clue": "not a list"}')
     await store.close()
+
+
+@pytest.mark.anyio
+async def test_recall_uses_the_kept_vectors_of_the_same_model_only(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    rounds = [PastRound(f"kept clue {n}", ("1", "2"), "1", {"1": 1.0}) for n in range(3)]
+    marked = np.eye(3, 384, dtype=np.float32)  # not what the model would make: recognisable
+    players = AutoPlayers(DeckLibrary(tmp_path / "decks"), memory=True, store=store)
+    memory = players.memory()
+    assert memory is not None
+    await store.keep_game("AAAAA/1.0/1", GameRecord(rounds[:2], memory.encoder.name, marked[:2]).to_bytes(), at=1.0)
+    await store.keep_game("BBBBB/1.0/1", GameRecord(rounds[2:], "another model", marked[2:]).to_bytes(), at=1.0)
+    assert await players.recall() == 3
+    assert memory.encoder.encode([r.clue for r in rounds[:2]]) == pytest.approx(marked[:2])
+    assert not np.allclose(memory.encoder.encode_one(rounds[2].clue), marked[2])
+    await store.close()
+
+
+def test_a_game_record_reads_back_and_a_damaged_one_is_refused() -> None:
+    rounds = [PastRound("Guiding light", ("1", "2"), "1", {"1": 0.5, "2": 0.5})]
+    vectors = np.full((1, 4), 0.5, dtype=np.float32)
+    assert GameRecord.from_bytes(GameRecord(rounds).to_bytes()) == GameRecord(rounds)
+    again = GameRecord.from_bytes(GameRecord(rounds, "model", vectors).to_bytes())
+    assert (again.rounds, again.model) == (rounds, "model")
+    assert again.vectors is not None
+    assert again.vectors.tolist() == vectors.tolist()
+    with pytest.raises(ValueError, match="list of rounds"):
+        GameRecord.from_bytes(b'{"clue": "not a game"}')
+    short = json.loads(GameRecord(rounds, "model", vectors).to_bytes())
+    short["dimensions"] = 5
+    with pytest.raises(ValueError, match="do not match"):
+        GameRecord.from_bytes(json.dumps(short).encode())

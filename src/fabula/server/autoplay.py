@@ -12,11 +12,16 @@ store learn each other's games (`recall`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import random
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
 
 from fabula.bots.base import RandomBot, make_bot
 from fabula.bots.semantic.memory import ClueMemory, PastRound
@@ -48,17 +53,41 @@ def past_round(result: RoundResult) -> PastRound:
     return PastRound(result.clue, result.table, result.storyteller_card, shares)
 
 
-def game_record(rounds: list[PastRound]) -> bytes:
-    """A finished game's rounds as the store keeps them: a JSON list in the evaluation data's format."""
-    return json.dumps([past.to_json() for past in rounds]).encode()
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game as the store keeps it: its rounds (in the evaluation data's format) and, so
+    that a process starting later need not read every clue again, the memory's vector of each
+    clue with the name of the model that made them (a process with another model reads them anew)."""
 
+    rounds: list[PastRound]
+    model: str = ""
+    #: one row per round, float32 (None: not kept)
+    vectors: npt.NDArray[np.float32] | None = None
 
-def read_game_record(data: bytes) -> list[PastRound]:
-    """The rounds of a kept game (`ValueError` if the record is not one)."""
-    items = json.loads(data)
-    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-        raise ValueError("a kept game is a list of rounds")
-    return [PastRound.from_json(item) for item in items]
+    def to_bytes(self) -> bytes:
+        data: dict[str, object] = {"rounds": [past.to_json() for past in self.rounds]}
+        if self.vectors is not None:
+            vectors = np.ascontiguousarray(self.vectors, dtype="<f4")
+            data.update(
+                model=self.model, dimensions=vectors.shape[1], vectors=base64.b64encode(vectors.tobytes()).decode()
+            )
+        return json.dumps(data).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> GameRecord:
+        """`ValueError` if ``data`` is not a kept game."""
+        item = json.loads(data)
+        rounds = item.get("rounds") if isinstance(item, dict) else None
+        if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+            raise ValueError("a kept game holds a list of rounds")
+        record = cls([PastRound.from_json(r) for r in rounds])
+        model, dimensions, encoded = item.get("model"), item.get("dimensions"), item.get("vectors")
+        if not (isinstance(model, str) and isinstance(dimensions, int) and isinstance(encoded, str)):
+            return record
+        flat = np.frombuffer(base64.b64decode(encoded, validate=True), dtype="<f4")
+        if dimensions < 1 or flat.size != dimensions * len(rounds):
+            raise ValueError("a kept game's vectors do not match its rounds")
+        return cls(record.rounds, model, flat.reshape(len(rounds), dimensions).astype(np.float32))
 
 
 class AutoPlayers:
@@ -157,18 +186,25 @@ class AutoPlayers:
         self._learned.add(key)
         rounds = [past_round(result) for result in room.rounds]
         if rounds:
-            self._remember(rounds)
-            if self.store is not None:
-                task = asyncio.get_running_loop().create_task(self._keep(key, rounds))
-                self._keeping.add(task)
-                task.add_done_callback(self._keeping.discard)
+            task = asyncio.get_running_loop().create_task(self._learn(key, rounds))
+            self._keeping.add(task)
+            task.add_done_callback(self._keeping.discard)
 
-    async def _keep(self, key: str, rounds: list[PastRound]) -> None:
-        assert self.store is not None
+    async def _learn(self, key: str, rounds: list[PastRound]) -> None:
+        """Learn one game in a worker thread, then keep it (with its clues' vectors) in the store."""
+        memory = self.memory()
+        assert memory is not None
+
+        def learn_now() -> GameRecord:
+            memory.add(rounds)
+            return GameRecord(rounds, memory.encoder.name, memory.encoder.encode([r.clue for r in rounds]))
+
         try:
-            await self.store.keep_game(key, game_record(rounds), at=self.clock())
+            record = await asyncio.get_running_loop().run_in_executor(None, learn_now)
+            if self.store is not None:
+                await self.store.keep_game(key, record.to_bytes(), at=self.clock())
         except Exception:  # the store is away: this process still learned it; its room's log still holds it
-            log.exception("a finished game could not be kept for the bots' memory", extra={"game": key})
+            log.exception("bots could not learn from a game, or it could not be kept", extra={"game": key})
 
     async def kept(self) -> None:
         """Wait until every finished game handed to the store is kept (or its failure logged)."""
@@ -180,6 +216,8 @@ class AutoPlayers:
         processes kept. The number of rounds taken."""
         if not self.memory_enabled or self.store is None:
             return 0
+        memory = self.memory()
+        assert memory is not None
         games = await self.store.kept_games(after=self._recalled)
         rounds: list[PastRound] = []
         for game in games:
@@ -188,18 +226,17 @@ class AutoPlayers:
                 continue
             self._learned.add(game.key)
             try:
-                rounds += read_game_record(game.data)
-            except ValueError as error:  # one damaged record must not cost the others
+                record = GameRecord.from_bytes(game.data)
+            except ValueError as error:  # one damaged record (bad JSON or base64 too) must not cost the others
                 log.error("a kept game cannot be read", extra={"game": game.key, "error": str(error)})
+                continue
+            rounds += record.rounds
+            if record.vectors is not None and record.model == memory.encoder.name:
+                memory.encoder.prime([r.clue for r in record.rounds], record.vectors)
         rounds = rounds[-self.memory_rounds :] if self.memory_rounds > 0 else []
         if rounds:
-            self._remember(rounds)
-        return len(rounds)
-
-    def _remember(self, rounds: list[PastRound]) -> None:
-        memory = self.memory()
-        if memory is not None:
             asyncio.get_running_loop().run_in_executor(None, memory.add, rounds).add_done_callback(_report)
+        return len(rounds)
 
 
 def game_key(room: Room) -> str:

@@ -240,6 +240,17 @@ class TextEncoder:
                 return np.zeros((0, self.dimensions), dtype=np.float32)
             return np.stack([self._cache[t] for t in texts])
 
+    def prime(self, texts: Sequence[str], vectors: Vectors) -> None:
+        """Take vectors this model made for ``texts`` earlier (kept elsewhere) into the cache, so
+        that encoding those texts costs nothing. Vectors of the wrong width are ignored."""
+        if vectors.ndim != 2 or vectors.shape != (len(texts), self.dimensions):
+            return
+        with self._lock:
+            if len(self._cache) + len(texts) > self._cache_size:
+                return  # the cache would be cleared at once: the texts are encoded when asked for
+            for text, vector in zip(texts, vectors, strict=True):
+                self._cache.setdefault(text, np.asarray(vector, dtype=np.float32))
+
     def encode_one(self, text: str) -> Vectors:
         """The unit vector of one text."""
         result: Vectors = self.encode([text])[0]
