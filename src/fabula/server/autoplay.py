@@ -116,7 +116,7 @@ class AutoPlayers:
         self._learned: set[str] = set()
         #: the number of the last kept game `recall` read
         self._recalled = 0
-        self._keeping: set[asyncio.Task[None]] = set()
+        self._learning: set[asyncio.Task[None]] = set()
         self._warming: set[tuple[tuple[str, ...], bool, str]] = set()
         self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
@@ -187,8 +187,8 @@ class AutoPlayers:
         rounds = [past_round(result) for result in room.rounds]
         if rounds:
             task = asyncio.get_running_loop().create_task(self._learn(key, rounds))
-            self._keeping.add(task)
-            task.add_done_callback(self._keeping.discard)
+            self._learning.add(task)
+            task.add_done_callback(self._learning.discard)
 
     async def _learn(self, key: str, rounds: list[PastRound]) -> None:
         """Learn one game in a worker thread, then keep it (with its clues' vectors) in the store."""
@@ -206,9 +206,9 @@ class AutoPlayers:
         except Exception:  # the store is away: this process still learned it; its room's log still holds it
             log.exception("bots could not learn from a game, or it could not be kept", extra={"game": key})
 
-    async def kept(self) -> None:
-        """Wait until every finished game handed to the store is kept (or its failure logged)."""
-        await asyncio.gather(*self._keeping)
+    async def learned(self) -> None:
+        """Wait until every finished game handed over is learned and kept (or its failure logged)."""
+        await asyncio.gather(*self._learning)
 
     async def recall(self) -> int:
         """Learn the games kept in the store that this process has not learned yet — at start,

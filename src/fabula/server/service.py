@@ -270,7 +270,7 @@ class RoomService:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await self.autoplay.kept()  # a game that just ended reaches the store before it closes
+        await self.autoplay.learned()  # a game that just ended reaches the store before it closes
         if self.backends is not None:
             await self.backends.close()
 
