@@ -350,14 +350,15 @@ async def test_recall_uses_the_kept_vectors_of_the_same_model_only(tmp_path: Pat
     store = SqliteStore(tmp_path / "rooms.sqlite3")
     rounds = [PastRound(f"kept clue {n}", ("1", "2"), "1", {"1": 1.0}) for n in range(3)]
     marked = np.eye(3, 384, dtype=np.float32)  # not what the model would make: recognisable
-    players = AutoPlayers(DeckLibrary(tmp_path / "decks"), memory=True, store=store)
+    players = AutoPlayers(DeckLibrary(tmp_path / "decks"), memory=True, store=store, memory_rounds=2)
     memory = players.memory()
     assert memory is not None
     await store.keep_game("AAAAA/1.0/1", GameRecord(rounds[:2], memory.encoder.name, marked[:2]).to_bytes(), at=1.0)
     await store.keep_game("BBBBB/1.0/1", GameRecord(rounds[2:], "another model", marked[2:]).to_bytes(), at=1.0)
-    assert await players.recall() == 3
-    assert memory.encoder.encode([r.clue for r in rounds[:2]]) == pytest.approx(marked[:2])
-    assert not np.allclose(memory.encoder.encode_one(rounds[2].clue), marked[2])
+    assert await players.recall() == 2
+    assert memory.encoder.encode_one(rounds[1].clue) == pytest.approx(marked[1])
+    assert not np.allclose(memory.encoder.encode_one(rounds[2].clue), marked[2]), "another model's vector"
+    assert not np.allclose(memory.encoder.encode_one(rounds[0].clue), marked[0]), "a round left out is not primed"
     await store.close()
 
 

@@ -220,6 +220,8 @@ class AutoPlayers:
         assert memory is not None
         games = await self.store.kept_games(after=self._recalled)
         rounds: list[PastRound] = []
+        # each round's kept vector where its model is the memory's (None: its clue is read anew)
+        vectors: list[npt.NDArray[np.float32] | None] = []
         for game in games:
             self._recalled = max(self._recalled, game.number)
             if game.key in self._learned:
@@ -232,8 +234,14 @@ class AutoPlayers:
                 continue
             rounds += record.rounds
             if record.vectors is not None and record.model == memory.encoder.name:
-                memory.encoder.prime([r.clue for r in record.rounds], record.vectors)
-        rounds = rounds[-self.memory_rounds :] if self.memory_rounds > 0 else []
+                vectors += list(record.vectors)
+            else:
+                vectors += [None] * len(record.rounds)
+        start = max(len(rounds) - self.memory_rounds, 0) if self.memory_rounds > 0 else len(rounds)
+        rounds, vectors = rounds[start:], vectors[start:]
+        kept = [(past.clue, vector) for past, vector in zip(rounds, vectors, strict=True) if vector is not None]
+        if kept:
+            memory.encoder.prime([clue for clue, _ in kept], np.stack([vector for _, vector in kept]))
         if rounds:
             asyncio.get_running_loop().run_in_executor(None, memory.add, rounds).add_done_callback(_report)
         return len(rounds)
