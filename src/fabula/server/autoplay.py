@@ -219,25 +219,34 @@ class AutoPlayers:
         memory = self.memory()
         assert memory is not None
         games = await self.store.kept_games(after=self._recalled)
-        rounds: list[PastRound] = []
-        # each round's kept vector where its model is the memory's (None: its clue is read anew)
-        vectors: list[npt.NDArray[np.float32] | None] = []
-        for game in games:
-            self._recalled = max(self._recalled, game.number)
+        self._recalled = max([self._recalled, *(game.number for game in games)])
+        # Newest first, and only as many records read as the rounds taken need: older games are
+        # merely marked as learned.
+        records: list[GameRecord] = []
+        taken = 0
+        for game in reversed(games):
             if game.key in self._learned:
                 continue
             self._learned.add(game.key)
+            if taken >= self.memory_rounds:
+                continue
             try:
                 record = GameRecord.from_bytes(game.data)
             except ValueError as error:  # one damaged record (bad JSON or base64 too) must not cost the others
                 log.error("a kept game cannot be read", extra={"game": game.key, "error": str(error)})
                 continue
+            records.append(record)
+            taken += len(record.rounds)
+        rounds: list[PastRound] = []
+        # each round's kept vector where its model is the memory's (None: its clue is read anew)
+        vectors: list[npt.NDArray[np.float32] | None] = []
+        for record in reversed(records):
             rounds += record.rounds
             if record.vectors is not None and record.model == memory.encoder.name:
                 vectors += list(record.vectors)
             else:
                 vectors += [None] * len(record.rounds)
-        start = max(len(rounds) - self.memory_rounds, 0) if self.memory_rounds > 0 else len(rounds)
+        start = max(len(rounds) - self.memory_rounds, 0)
         rounds, vectors = rounds[start:], vectors[start:]
         kept = [(past.clue, vector) for past, vector in zip(rounds, vectors, strict=True) if vector is not None]
         if kept:

@@ -243,7 +243,7 @@ class TextEncoder:
     def prime(self, texts: Sequence[str], vectors: Vectors) -> None:
         """Take vectors this model made for ``texts`` earlier (kept elsewhere) into the cache, so
         that encoding those texts costs nothing. Vectors of the wrong width are ignored."""
-        if vectors.ndim != 2 or vectors.shape != (len(texts), self.dimensions):
+        if vectors.shape != (len(texts), self.dimensions):
             return
         with self._lock:
             if len(self._cache) + len(texts) > self._cache_size:
