@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Set up Fabula in a local virtual environment and run it — the README's two commands.
 
-    python3 dev.py start   # set up, then start the Fabula server (prints the URL to open)
+    python3 dev.py start   # set up, then start the Fabula server for phones on the same network
+                           # (prints the URLs to open; --host 127.0.0.1 keeps it to this computer)
     python3 dev.py test    # set up, then run every check: ruff, mypy, the whole test suite
     python3 dev.py bench   # set up, then run the benchmarks
 
@@ -72,7 +73,10 @@ def main() -> None:
     extra = sys.argv[2:]
     set_up()
     if command == "start":
-        run(BIN / "fabula", "serve", *extra)
+        # A group plays on its phones: listen on the network too (the lobby's QR code then works),
+        # unless the command line or FABULA_HOST says where.
+        given = any(arg == "--host" or arg.startswith("--host=") for arg in extra) or "FABULA_HOST" in os.environ
+        run(BIN / "fabula", "serve", *([] if given else ["--host", "0.0.0.0"]), *extra)
     elif command == "test":
         ensure_chromium()
         run(BIN / "ruff", "check", ".")

@@ -63,7 +63,8 @@ REPLIES = {
     "act": "a `state` to every connection, then `ack`; or `error` (the engine's code, e.g. `wrong_phase`)",
     "legal": "`legal` (changes nothing; answered afresh every time)",
     "say": "a `chat` to every connection that may read it, then `ack`",
-    "leave": "a `state` to every connection, then `ack`",
+    "leave": "a `state` to every connection, then `ack` (after `for_good` or in the lobby, your connection goes on "
+    "as a spectator's)",
     "settings": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
     "teams": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
     "add_bot": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
@@ -71,6 +72,7 @@ REPLIES = {
     "pass_host": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
     "start": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
     "rematch": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
+    "end": "a `state` (the game over) to every connection, then `ack`; from anyone but the host, `error` `not_host`",
     "ping": "`pong` (also for a spectator)",
 }
 
@@ -101,12 +103,18 @@ ROOM_FIELDS = {
     "hello again",
     "members[].connected": "whether the member has a connection open now (a bot always has)",
     "members[].seat": "game seat (null before the first start)",
+    "members[].stand_in_at": "a person whose connection is gone: Unix time at which a bot starts playing for "
+    "them when their move is awaited; null otherwise",
+    "members[].open": "during a game: this seat may be taken over by a newcomer (a bot's, or one left for good; "
+    "`POST /api/rooms/{code}/join` with `replaces`)",
     "pairs": "mode `teams`: who will sit together (the host's pairs, then the rest in joining order); "
     "null in other modes",
     "you": "null for a spectator",
     "you.member": "your member number",
     "you.seat": "your game seat (null before the start)",
     "you.host": "whether you host",
+    "you.stood_in": "the moves a bot made for your seat since your own last move (you were away, or out of "
+    "time): each `{round, action}`, the action as `act` takes it",
     "games_started": "games started in this room (a rematch counts)",
     "deadline": "Unix time at which the current phase's timer runs out; null without a timer or a game",
     "game": "your seat's game view (next table); null before the first start",
@@ -821,7 +829,8 @@ def overview() -> str:
             [
                 "`messages_per_second` and `message_burst`: messages per connection",
                 f"{config.messages_per_second:g} a second on average, {config.message_burst} at once",
-                "`error` `rate_limited` (id null); the message is dropped",
+                "`error` `rate_limited` naming the message's id (null if it could not be read); the message is "
+                "dropped, and may be sent again with the same id",
             ],
             [
                 "`chat_messages_per_second` and `chat_burst`: `say` per connection",
@@ -834,9 +843,11 @@ def overview() -> str:
                 "the WebSocket is accepted, then closed with code 4429",
             ],
             [
-                "`max_rooms_per_address`: open rooms created from one address",
+                "`max_rooms_per_address`: rooms in use created from one address (someone connected, or "
+                "activity in the last 10 minutes: a finished game nobody looks at frees its place)",
                 f"{config.max_rooms_per_address}",
-                "HTTP 429 `too_many_rooms`",
+                "HTTP 429 `too_many_rooms`, its message saying when the next frees (`retry_after`, seconds, "
+                "and the `Retry-After` header when that is known)",
             ],
             [
                 "`room_idle_seconds`: a room nobody is connected to",
@@ -857,7 +868,14 @@ def overview() -> str:
   `POST /api/rooms/{{CODE}}/join` takes a seat. Both answer with the seat's **token**, a secret
   that takes the seat: keep it (it is the only way back into the seat) and never show it.
   Room codes are {service_module.CODE_LENGTH} characters from `{service_module.CODE_ALPHABET}`
-  (no look-alikes); the server upper-cases a code it is given.
+  (no look-alikes); the server upper-cases a code it is given. Either body may carry a `request`
+  id of the client's choosing (1 to {protocol.ID_MAX} characters, one per tap of a button): the
+  same request again from the same address within {service_module.REQUEST_SECONDS // 60} minutes —
+  a double tap, a retry after a lost answer — gets the same seat, never a second room or seat.
+  During a game, a join with `replaces` (a member number whose `open` is true; the seat's colour)
+  takes over that bot's seat, or that of someone who left for good. `invite` says which link to give
+  players (`url`) and whether phones can open it (`reachable`; `problem`: `"loopback_only"` when the
+  server listens on this computer only, `"no_network"` when it has no network address).
 - **One WebSocket per seat, at `/ws/{{CODE}}`.** The first message is `hello` with the token (or
   `token` null to watch as a spectator), within {app_module.HELLO_SECONDS:g} seconds of opening, else the
   server closes the connection. The answer is `welcome`, then a complete `state`. A seat may have

@@ -19,6 +19,7 @@ from fabula.rules import (
     PlaceRed,
     Play,
     Propose,
+    RoundResult,
     Tell,
     Vote,
 )
@@ -97,6 +98,9 @@ def _test_cards_hands_scores_and_turn_order(setup: tuple[Game, random.Random]) -
             if isinstance(event, RoundScored):
                 result = event.result
                 assert list(result.scores) == game.scores
+                # the reveal's explanation adds up to the points, for every seat
+                assert [sum(part.points for part in parts) for parts in result.reasons] == list(result.points)
+                assert RoundResult.from_json(result.to_json()) == result
                 assert result.storyteller == storytellers[-1]
                 if game.rules.teams:
                     for first, second in game.rules.teams:

@@ -27,6 +27,9 @@ from fabula.rules import (
     Ruleset,
     Tell,
     check_round,
+    explain_party,
+    explain_storytelling,
+    explain_teams,
     numbered_deck,
     score_party,
     score_storytelling,
@@ -930,3 +933,74 @@ def test_party_hands_pass_to_the_left_after_the_refill() -> None:
         received = set(game.hand((seat + 1) % 6))
         assert len(received) == 5
         assert left_over <= received
+
+
+# ---------------------------------------------------------------- the reasons the reveal gives
+
+
+def _reasons(explained: Mapping[Any, Any]) -> dict[Any, list[tuple[str, int, int | None]]]:
+    return {who: [(part.reason, part.points, part.count) for part in parts] for who, parts in explained.items()}
+
+
+def test_odyssey_reasons_name_the_finders_the_missers_and_the_decoy_votes() -> None:
+    # 4 players: 1 and 2 find c0, 3 votes for c1
+    facts = storytelling_round(4, {1: "c0", 2: "c0", 3: "c1"})
+    assert _reasons(explain_storytelling(facts, Ruleset.create("odyssey", 4))) == {
+        0: [("told", 3, None)],
+        1: [("found", 3, None), ("decoys", 1, 1)],
+        2: [("found", 3, None)],
+        3: [("missed", 0, None)],
+    }
+
+
+def test_odyssey_reasons_say_whether_everyone_or_no_one_found_the_card() -> None:
+    everyone = storytelling_round(4, {1: "c0", 2: "c0", 3: "c0"})
+    no_one = storytelling_round(4, {1: "c2", 2: "c1", 3: "c1"})
+    rules = Ruleset.create("odyssey", 4)
+    assert _reasons(explain_storytelling(everyone, rules))[0] == [("all_found", 0, None)]
+    assert _reasons(explain_storytelling(everyone, rules))[3] == [("all_found", 2, None)]
+    assert _reasons(explain_storytelling(no_one, rules))[0] == [("none_found", 0, None)]
+    # seat 1 draws two votes: 2 for no one finding it, 2 more for the votes
+    assert _reasons(explain_storytelling(no_one, rules))[1] == [("none_found", 2, None), ("decoys", 2, 2)]
+
+
+def test_the_single_token_bonus_and_the_decoy_cap_are_their_own_reasons() -> None:
+    # 8 players, two tokens: seat 1 finds c0 with one token (+1); seat 2 finds it with two;
+    # c3 draws four tokens, capped at 3
+    votes = {1: "c0", 2: "c0 c3", 4: "c3", 5: "c3", 6: "c3", 7: "c2"}
+    facts = storytelling_round(8, {**votes, 3: "c2"})
+    reasons = _reasons(explain_storytelling(facts, Ruleset.create("odyssey", 8)))
+    assert reasons[1] == [("found", 3, None), ("single_token", 1, None)]
+    assert reasons[2] == [("found", 3, None), ("decoys", 2, 2)]
+    assert reasons[3] == [("missed", 0, None), ("decoys", 3, 4)]
+
+
+def test_party_reasons_are_the_voters_crowds_never_the_storytellers_card() -> None:
+    # 6 players; seat 0 tells and votes for its own c0 (with seats 1 and 2: 3 votes); seats 3 and
+    # 4 vote c3 under the red token; seat 5 is alone on c1
+    facts = party_round(6, {0: "c0", 1: "c0", 2: "c0", 3: "c3", 4: "c3", 5: "c1"}, red="c3")
+    reasons = _reasons(explain_party(facts, Ruleset.create("party", 6)))
+    assert reasons[0] == reasons[1] == reasons[2] == [("crowd", 3, 3)]
+    assert reasons[3] == reasons[4] == [("red", 0, 2)]
+    assert reasons[5] == [("alone", 0, 1)]
+
+
+def test_party_reasons_with_the_owner_basis_go_to_each_cards_owner() -> None:
+    facts = party_round(6, {0: "c0", 1: "c0", 2: "c0", 3: "c3", 4: "c3", 5: "c1"}, red="c3")
+    reasons = _reasons(explain_party(facts, Ruleset.create("party", 6, {"party_score_basis": "owner"})))
+    assert reasons[0] == [("owned_crowd", 3, 3)]
+    assert reasons[1] == [("owned_alone", 0, 1)]
+    assert reasons[3] == [("owned_red", 0, 2)]
+    assert reasons[2] == [("owned_unchosen", 0, 0)]
+
+
+def test_teams_reasons_are_by_team() -> None:
+    # 6 players, teams (0, 3), (1, 4), (2, 5); seat 0 tells, 3 plays for the storyteller's team;
+    # seats 1 and 2 play; voters 4 (finds c0) and 5 (votes c1)
+    facts = teams_round(6, {1, 2}, {4: "c0", 5: "c1"})
+    reasons = _reasons(explain_teams(facts, Ruleset.create("teams", 6)))
+    assert reasons == {
+        0: [("told", 3, None)],
+        1: [("found", 3, None), ("decoys", 1, 1)],
+        2: [("missed", 0, None)],
+    }

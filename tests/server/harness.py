@@ -103,12 +103,16 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
 
-    async def connect(self, **headers: str) -> dict[str, Any]:
-        """Open the connection and say hello; the welcome (after which the first state has come
-        in too) or the error."""
+    async def connect_only(self, **headers: str) -> None:
+        """Open the connection without saying hello."""
         ws_url = self.server_url.replace("http", "ws", 1) + f"/ws/{self.code}"
         self.socket = await websockets.connect(ws_url, additional_headers=headers or None, max_size=1 << 22)
         self._reader = asyncio.create_task(self._read())
+
+    async def connect(self, **headers: str) -> dict[str, Any]:
+        """Open the connection and say hello; the welcome (after which the first state has come
+        in too) or the error."""
+        await self.connect_only(**headers)
         start = len(self.received)
         hello: dict[str, Any] = {"type": "hello", "token": self.token}
         if self.language is not None:

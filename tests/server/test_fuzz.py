@@ -254,6 +254,16 @@ async def all_see(clients: list[Client], test: Callable[[dict[str, Any]], bool])
 # ---------------------------------------------------------------------------------------- the storm
 
 
+def _action_field(value: Any) -> bool:
+    """Whether ``value`` may be a field of an action (docs/protocol.md): a number from -1000 to
+    1000, text, true or false, null, or a list of up to 12 numbers and texts."""
+    if isinstance(value, list):
+        return len(value) <= 12 and all(not isinstance(v, list | bool | None) and _action_field(v) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return -1000 <= value <= 1000
+    return isinstance(value, str | bool) or value is None
+
+
 @dataclass
 class Probe:
     """One hostile message and what the server must answer to it."""
@@ -695,7 +705,11 @@ class Hostile:
                 {"type": "teams", "pairs": rng.choice([[[0, 1]], [], [[0, 0]], [[5, 6]], [[0, 1, 2]]])},
             ]
         )
-        return Probe("host_only", self.with_id(message), codes=frozenset({"not_host"}))
+        # a number out of bounds (any number a client sends is at most 1000) or a team of three is
+        # malformed before anyone asks who sent it
+        out_of_bounds = abs(message.get("member", 0)) > 1000 or any(len(pair) > 2 for pair in message.get("pairs", []))
+        codes = {"malformed"} if out_of_bounds else {"not_host"}
+        return Probe("host_only", self.with_id(message), codes=frozenset(codes))
 
     def host_illegal(self) -> Probe:
         """The host's commands that a game in progress refuses (never a kick or a hand-over that works)."""
@@ -707,8 +721,8 @@ class Hostile:
             ({"type": "add_bot"}, "game_started"),
             ({"type": "add_bot", "level": rng.choice(["<script>", "", "genius"])}, "malformed"),
             ({"type": "kick", "member": self.table.member}, "kick_self"),
-            ({"type": "kick", "member": stranger}, "unknown_member"),
-            ({"type": "pass_host", "member": stranger}, "unknown_member"),
+            ({"type": "kick", "member": stranger}, "unknown_member" if abs(stranger) <= 1000 else "malformed"),
+            ({"type": "pass_host", "member": stranger}, "unknown_member" if abs(stranger) <= 1000 else "malformed"),
             (
                 {"type": "settings", "settings": rng.choice([{}, {"mode": "party"}, {"mode": "chess"}])},
                 "game_started",
@@ -733,7 +747,8 @@ class Hostile:
         action["seat"] = self.rng.choice(others * 4 + [-1, table.seats, 99, 2**63 - 1, -(2**63), "1", str(table.seat)])
         if self.rng.random() < 0.1:
             action["seat"] = self.rng.choice([None, [table.seat], {"s": table.seat}])
-        return Probe("other_seat", self.message("act", action=action), codes=frozenset({"not_your_seat"}))
+        codes = {"not_your_seat"} if all(map(_action_field, action.values())) else {"malformed"}
+        return Probe("other_seat", self.message("act", action=action), codes=frozenset(codes))
 
     def seat_lookalike(self) -> Probe:
         """A seat that equals this seat's number without being an integer."""

@@ -331,8 +331,10 @@ def checked_snapshot(room: Room, member: int | None) -> dict[str, Any]:
 
 
 def without_presence(room: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot without who is connected (that is not in the log)."""
-    members = [{key: value for key, value in m.items() if key != "connected"} for m in room["members"]]
+    """A snapshot without who is connected and since when they are gone (that is not in the log)."""
+    members = [
+        {key: value for key, value in m.items() if key not in ("connected", "stand_in_at")} for m in room["members"]
+    ]
     return {**room, "members": members}
 
 

@@ -12,21 +12,12 @@ from fabula.server.app import create_app
 from fabula.server.backends import describe
 from fabula.server.config import Config
 from fabula.server.heap import keep_pauses_short
+from fabula.server.invite import WILDCARDS, is_loopback, lan_address
 from fabula.server.logs import configure
 
 #: Messages above this size close the connection outright (close code 1009); below it, and above
 #: ``max_message_bytes``, they are answered with an error and the connection goes on.
 WS_HARD_LIMIT = 1 << 20
-
-
-def lan_address() -> str | None:
-    """This machine's address on its local network, for the URL to show phones."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET: no packet is sent for a UDP connect
-            return str(probe.getsockname()[0])
-        except OSError:
-            return None
 
 
 def run(config: Config) -> int:
@@ -56,17 +47,7 @@ def run(config: Config) -> int:
             proxy_headers=True,
         )
     )
-    shown = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
-    urls = [f"http://{shown}:{port}/"]
-    if config.host in ("0.0.0.0", "::") and (lan := lan_address()):
-        urls.append(f"http://{lan}:{port}/")
-    if config.public_url:
-        urls = [config.public_url.rstrip("/") + "/"]
-    print(
-        f"Fabula is running — open {' or '.join(urls)}  (data in {config.data.resolve()}; {describe(config)}; "
-        "Ctrl+C stops)",
-        flush=True,
-    )
+    print(startup_message(config, port), flush=True)
     try:  # uvloop comes with uvicorn[standard]; a faster event loop where it is available
         import uvloop
     except ImportError:
@@ -74,3 +55,23 @@ def run(config: Config) -> int:
     else:
         uvloop.run(server.serve(sockets=[listener]))
     return 0
+
+
+def startup_message(config: Config, port: int) -> str:
+    """What `fabula serve` prints: the URL to open here, and the one phones open (or why none)."""
+    lines = [f"Fabula is running (data in {config.data.resolve()}; {describe(config)}; Ctrl+C stops)."]
+    if config.public_url:
+        return "\n".join([*lines, f"  Open {config.public_url.rstrip('/')}/ — on this computer and on phones."])
+    here = "127.0.0.1" if config.host in WILDCARDS else config.host
+    lines.append(f"  On this computer: http://{here}:{port}/")
+    if config.host in WILDCARDS:
+        lan = lan_address()
+        if lan:
+            lines.append(f"  Phones on the same Wi-Fi: http://{lan}:{port}/  (the lobby's QR code leads there)")
+        else:
+            lines.append("  Phones: this computer has no network address now; join a Wi-Fi and restart.")
+    elif is_loopback(config.host):
+        lines.append("  Phones cannot reach it: it listens on this computer only (start it with --host 0.0.0.0).")
+    else:
+        lines.append(f"  Phones on the same network: http://{config.host}:{port}/")
+    return "\n".join(lines)

@@ -14,7 +14,16 @@ from .modes import MODES, Mode, Ruleset
 from .options import Options
 from .results import Outcome, RoundResult
 from .rounds import check_round
-from .scoring import RoundFacts, score_party, score_storytelling, score_teams
+from .scoring import (
+    Points,
+    RoundFacts,
+    explain_party,
+    explain_storytelling,
+    explain_teams,
+    score_party,
+    score_storytelling,
+    score_teams,
+)
 
 __all__ = [
     "CLUE_MAX",
@@ -31,6 +40,7 @@ __all__ = [
     "Phase",
     "PlaceRed",
     "Play",
+    "Points",
     "Propose",
     "RoundFacts",
     "RoundResult",
@@ -42,6 +52,9 @@ __all__ = [
     "check_round",
     "clean_clue",
     "event_to_json",
+    "explain_party",
+    "explain_storytelling",
+    "explain_teams",
     "numbered_deck",
     "score_party",
     "score_storytelling",

@@ -6,6 +6,28 @@ person reads). Whatever raised them, the game they were raised against is unchan
 
 from __future__ import annotations
 
+import reprlib
+
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring, _QUOTE.maxlong, _QUOTE.maxlist, _QUOTE.maxdict, _QUOTE.maxlevel = 40, 24, 6, 4, 2
+
+
+def quoted(value: object) -> str:
+    """``value`` as a refusal quotes what a client sent: short, whatever its size (a 500-digit
+    number, a 16 KB string).
+
+    >>> quoted(10**500)
+    'a number of about 501 digits'
+    >>> quoted("x" * 100)
+    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
+    """
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        return _QUOTE.repr(value)
+    except ValueError:  # a number too long to write out, deeper inside
+        return "a value too large to show"
+
 
 class RulesError(Exception):
     """A request the rules refuse; ``code`` is stable, ``message`` is for people."""

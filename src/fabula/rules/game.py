@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from .actions import Action, BlindClue, PlaceRed, Play, Propose, Tell, Vote, action_from_json
-from .errors import IllegalAction, InvalidSetup
+from .errors import IllegalAction, InvalidSetup, quoted
 from .events import (
     ClueGiven,
     DeckReshuffled,
@@ -82,7 +82,7 @@ def clean_clue(clue: object) -> str:
     if clue is None:
         raise IllegalAction("clue_required", "Give a clue with the card.")
     if not isinstance(clue, str):
-        raise IllegalAction("malformed", f"A clue is text; got {clue!r}.")
+        raise IllegalAction("malformed", f"A clue is text; got {quoted(clue)}.")
     text = clue.strip()
     if not text:
         raise IllegalAction("clue_empty", "The clue is empty.")
@@ -393,12 +393,12 @@ class Game:
         if it is not allowed now."""
         handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise IllegalAction("malformed", f"Not an action: {action!r}.")
+            raise IllegalAction("malformed", f"Not an action: {quoted(action)}.")
         if self.phase is Phase.OVER:
             raise IllegalAction("game_over", "The game is over.")
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
-            raise IllegalAction("bad_seat", f"There is no seat {seat!r} at this table.")
+            raise IllegalAction("bad_seat", f"There is no seat {quoted(seat)} at this table.")
         events = handler(self, action)
         self.log.append(action)
         return events
@@ -407,10 +407,10 @@ class Game:
         return IllegalAction("wrong_phase", f"This is the {self.phase.value} phase, not the {wanted.value} phase.")
 
     def _not_in_hand(self, card: object) -> IllegalAction:
-        return IllegalAction("card_not_in_hand", f"Card {card!r} is not in your hand.")
+        return IllegalAction("card_not_in_hand", f"Card {quoted(card)} is not in your hand.")
 
     def _bad_slot(self, slot: object) -> IllegalAction:
-        return IllegalAction("bad_slot", f"There is no slot {slot!r}; slots are 1 to {len(self._table)}.")
+        return IllegalAction("bad_slot", f"There is no slot {quoted(slot)}; slots are 1 to {len(self._table)}.")
 
     def _storyteller_clue(self, seat: int, clue: object) -> str:
         if self.phase is not Phase.CLUE:
@@ -575,8 +575,9 @@ class Game:
             red=self._red,
             teams=rules.teams,
         )
-        gained = rules.mode.score(facts, rules)
-        points = [gained[team] for team in rules.team_of] if rules.team_of is not None else list(gained.values())
+        explained = rules.mode.explain(facts, rules)
+        by_seat = [explained[team] for team in rules.team_of] if rules.team_of is not None else list(explained.values())
+        points = [sum(part.points for part in parts) for parts in by_seat]
         for seat, p in enumerate(points):
             scores[seat] += p
         found = finders(facts, rules)
@@ -598,6 +599,7 @@ class Game:
             points=tuple(points),
             scores=tuple(scores),
             storyteller_scored=storyteller_scored,
+            reasons=tuple(tuple(parts) for parts in by_seat),
         )
         events: list[Event] = [RoundScored(result)]
         self._discard.extend(table)
@@ -619,6 +621,23 @@ class Game:
             self._start_turn()
             events.append(RoundStarted(self.round, self.storyteller))
         return events
+
+    def end_now(self) -> list[Event]:
+        """End the game at once (the host's call, not a rule): the round being played does not
+        count, the cards on the table go to the discard pile, and the scores as they stand decide.
+
+        >>> game = Game.new("odyssey", seats=4, seed=1)
+        >>> [type(event).__name__ for event in game.end_now()], game.outcome.winners
+        (['GameEnded'], (0, 1, 2, 3))
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalAction("game_over", "The game is over already.")
+        self._discard.extend(self._table)
+        self._start_turn()
+        self.phase = Phase.OVER
+        self._waiting = []
+        self.outcome = self._outcome()
+        return [GameEnded(self.outcome)]
 
     def _refill(self, events: list[Event]) -> None:
         """Refill every hand to the hand size, clockwise from the storyteller; party hands move left."""

@@ -19,9 +19,10 @@ from typing import Any
 
 from .errors import IllegalAction, InvalidSetup
 from .options import Options
-from .scoring import RoundFacts, score_party, score_storytelling, score_teams
+from .scoring import Points, RoundFacts, explain_party, explain_storytelling, explain_teams, totals
 
-ScoreFunction = Callable[["RoundFacts[Any, Any]", "Ruleset"], dict[Any, int]]
+#: A mode's scoring: each seat's (teams: each team's) points of one round, with the reasons.
+ExplainFunction = Callable[["RoundFacts[Any, Any]", "Ruleset"], dict[Any, list[Points]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,7 @@ class Mode:
     summary: str
     seat_counts: tuple[int, ...]
     hand_size: int
-    score: ScoreFunction
+    explain: ExplainFunction
     #: at exactly this seat count the 3-player variant applies: hand + 1, two cards per player
     small_table: int | None = None
     #: from this seat count on, each voter has two tokens
@@ -43,6 +44,10 @@ class Mode:
     pass_hands_left: bool = False
     #: teams: seat s and seat s + N/2 form a team
     paired: bool = False
+
+    def score(self, facts: RoundFacts[Any, Any], rules: Ruleset) -> dict[Any, int]:
+        """The points of one round by seat (teams: by team index)."""
+        return totals(self.explain(facts, rules))
 
     def seat_problem(self, seats: int) -> str | None:
         if seats in self.seat_counts:
@@ -63,7 +68,7 @@ MODES: Mapping[str, Mode] = {
             summary="The basic game for 3–12: find the storyteller's card, but not everyone may.",
             seat_counts=tuple(range(3, 13)),
             hand_size=6,
-            score=score_storytelling,
+            explain=explain_storytelling,
             small_table=3,
             two_tokens_from=7,
         ),
@@ -72,7 +77,7 @@ MODES: Mapping[str, Mode] = {
             summary="6–12: the storyteller speaks before looking; vote with the crowd, dodge the red token.",
             seat_counts=tuple(range(6, 13)),
             hand_size=5,
-            score=score_party,
+            explain=explain_party,
             clue_before_hand=True,
             red_token=True,
             pass_hands_left=True,
@@ -82,7 +87,7 @@ MODES: Mapping[str, Mode] = {
             summary="6, 8, 10 or 12 in pairs sitting opposite: one partner plays, the other votes.",
             seat_counts=(6, 8, 10, 12),
             hand_size=4,
-            score=score_teams,
+            explain=explain_teams,
             paired=True,
         ),
         Mode(
@@ -90,7 +95,7 @@ MODES: Mapping[str, Mode] = {
             summary="Classic Dixit for 3–6: no cap on decoy votes, ends when the deck runs out.",
             seat_counts=tuple(range(3, 7)),
             hand_size=6,
-            score=score_storytelling,
+            explain=explain_storytelling,
             small_table=3,
         ),
     )

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .errors import InvalidSetup
+from .errors import InvalidSetup, quoted
 
 FoundIf = Literal["any_token", "all_tokens"]
 PartyScoreBasis = Literal["voter", "owner"]
@@ -51,15 +51,15 @@ class Options:
             spec = _SPECS.get(name)
             if spec is None:
                 known = ", ".join(sorted(_SPECS))
-                raise InvalidSetup("unknown_option", f"Unknown option {name!r}; known options: {known}.")
+                raise InvalidSetup("unknown_option", f"Unknown option {quoted(name)}; known options: {known}.")
             if mode not in spec.modes:
                 where = ", ".join(sorted(spec.modes))
                 raise InvalidSetup(
-                    "option_not_for_mode", f"Option {name!r} does not apply to mode {mode!r} (only {where})."
+                    "option_not_for_mode", f"Option {quoted(name)} does not apply to mode {mode!r} (only {where})."
                 )
             problem = spec.check(value, seats)
             if problem:
-                raise InvalidSetup("bad_option", f"Option {name!r}: {problem}; got {value!r}.")
+                raise InvalidSetup("bad_option", f"Option {quoted(name)}: {problem}; got {quoted(value)}.")
             values[name] = value
         for name, value in _MODE_DEFAULTS.get(mode, {}).items():
             values.setdefault(name, value)
@@ -87,13 +87,15 @@ def _boolean(value: Any, _seats: int) -> str | None:
     return None if isinstance(value, bool) else "must be true or false"
 
 
-def _count(minimum: int, nullable: bool) -> Callable[[Any, int], str | None]:
+def _count(minimum: int, maximum: int, nullable: bool) -> Callable[[Any, int], str | None]:
+    """An integer from ``minimum`` to ``maximum``: every number a host sends is bounded."""
+
     def check(value: Any, _seats: int) -> str | None:
         if value is None and nullable:
             return None
-        if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+        if isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= maximum:
             return None
-        return f"must be an integer ≥ {minimum}" + (" or null" if nullable else "")
+        return f"must be an integer from {minimum} to {maximum}" + (" or null" if nullable else "")
 
     return check
 
@@ -112,15 +114,15 @@ def _seat(value: Any, seats: int) -> str | None:
 
 
 _SPECS: dict[str, _Spec] = {
-    "decoy_cap": _Spec(_DECOY_MODES, _count(0, nullable=True)),
+    "decoy_cap": _Spec(_DECOY_MODES, _count(0, 100, nullable=True)),
     "second_token_same_slot": _Spec(frozenset({"odyssey"}), _boolean),
     "found_if": _Spec(frozenset({"odyssey"}), _one_of("any_token", "all_tokens")),
     "single_token_bonus": _Spec(frozenset({"odyssey"}), _boolean),
     "lone_finder_bonus": _Spec(_DECOY_MODES, _boolean),
     "party_score_basis": _Spec(frozenset({"party"}), _one_of("voter", "owner")),
     "party_red_target": _Spec(frozenset({"party"}), _one_of("any", "not_own_card")),
-    "storyteller_cycles": _Spec(_ALL_MODES, _count(1, nullable=True)),
-    "target_score": _Spec(_ALL_MODES, _count(1, nullable=True)),
+    "storyteller_cycles": _Spec(_ALL_MODES, _count(1, 50, nullable=True)),
+    "target_score": _Spec(_ALL_MODES, _count(1, 1000, nullable=True)),
     "end_on_empty_deck": _Spec(_ALL_MODES, _boolean),
     "team_vote_own_card": _Spec(frozenset({"teams"}), _boolean),
     "first_storyteller": _Spec(_ALL_MODES, _seat),

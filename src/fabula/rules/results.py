@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .scoring import Points
+
 
 def _lists(value: Any) -> Any:
     """Tuples (at any depth) as lists: the JSON shape."""
@@ -41,10 +43,18 @@ class RoundResult:
     scores: tuple[int, ...]
     #: whether the storyteller (or their team) scored as storyteller this round
     storyteller_scored: bool
+    #: why each seat gained its points: per seat, a list of ``{reason, points, count}`` whose points
+    #: add up to the seat's. Reasons: ``told``, ``found``, ``missed``, ``all_found``, ``none_found``,
+    #: ``single_token``, ``decoys`` (``count``: the votes, before the cap); party: ``crowd``,
+    #: ``alone``, ``red`` (``count``: the image's green votes), or with the owner basis ``owned_crowd``,
+    #: ``owned_alone``, ``owned_red``, ``owned_unchosen``. In teams each member shows the team's.
+    reasons: tuple[tuple[Points, ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         # not dataclasses.asdict: its deep copy made this a third of a server's cost per action
-        return {field.name: _lists(getattr(self, field.name)) for field in fields(self)}
+        found = {field.name: _lists(getattr(self, field.name)) for field in fields(self) if field.name != "reasons"}
+        found["reasons"] = [[part.to_json() for part in parts] for parts in self.reasons]
+        return found
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> RoundResult:
@@ -62,6 +72,8 @@ class RoundResult:
             points=tuple(obj["points"]),
             scores=tuple(obj["scores"]),
             storyteller_scored=obj["storyteller_scored"],
+            # (records kept before the reasons existed have none)
+            reasons=tuple(tuple(Points.from_json(part) for part in parts) for parts in obj.get("reasons", ())),
         )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .modes import Ruleset
@@ -79,72 +79,133 @@ def _decoy_votes(facts: RoundFacts[P, C]) -> dict[P, int]:
     return votes
 
 
-def score_storytelling(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Some of one seat's (or team's) points in a round, and why: what the reveal explains.
+
+    ``reason`` is one of:
+
+    - ``told``: the storyteller's card was found by some voters, not all (3; 4 with the lone finder);
+    - ``all_found`` / ``none_found``: every voter or none found it (storyteller 0, the others 2);
+    - ``found`` / ``missed``: this voter found the card (3; 4 as lone finder) or did not (0);
+    - ``single_token``: found it with one token only, at 7+ players (+1);
+    - ``decoys``: votes on this seat's (team's) other cards, ``count`` of them, capped;
+    - party: ``crowd`` (the image voted for drew ``count`` green votes), ``alone`` (the only
+      vote on it: 0) and ``red`` (it carries the red token: 0); with the owner basis the same
+      as ``owned_crowd``, ``owned_alone``, ``owned_red`` and ``owned_unchosen`` (no vote), per card.
+    """
+
+    reason: str
+    points: int
+    count: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "points": self.points, "count": self.count}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Points:
+        return cls(obj["reason"], obj["points"], obj.get("count"))
+
+
+def totals(explained: Mapping[P, list[Points]]) -> dict[P, int]:
+    """The points of each seat (or team) from their explanation."""
+    return {who: sum(part.points for part in parts) for who, parts in explained.items()}
+
+
+def _decoy_points(count: int, cap: int | None) -> Points:
+    return Points("decoys", count if cap is None else min(count, cap), count)
+
+
+def explain_storytelling(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, list[Points]]:
     """`odyssey` and `classic`: the storyteller wants some but not all voters to find the card."""
     options = rules.options
     storyteller, votes = facts.storyteller, facts.votes
     voters = [s for s in facts.seats if s != storyteller]
     found = finders(facts, rules)
-    points = dict.fromkeys(facts.seats, 0)
+    parts: dict[P, list[Points]] = {seat: [] for seat in facts.seats}
     if not found or len(found) == len(voters):
+        reason = "none_found" if not found else "all_found"
+        parts[storyteller].append(Points(reason, 0))
         for voter in voters:
-            points[voter] = 2
+            parts[voter].append(Points(reason, 2))
     else:
         reward = 4 if options.lone_finder_bonus and len(found) == 1 else 3
-        points[storyteller] = reward
-        for voter in found:
-            points[voter] = reward
+        parts[storyteller].append(Points("told", reward))
+        for voter in voters:
+            parts[voter].append(Points("found", reward) if voter in found else Points("missed", 0))
     if rules.tokens == 2 and options.single_token_bonus:
         for voter in found:
             if len(votes[voter]) == 1:
-                points[voter] += 1
-    cap = options.decoy_cap
+                parts[voter].append(Points("single_token", 1))
     for owner, decoys in _decoy_votes(facts).items():
-        points[owner] += decoys if cap is None else min(decoys, cap)
-    return points
+        parts[owner].append(_decoy_points(decoys, options.decoy_cap))
+    return parts
 
 
-def score_teams(facts: RoundFacts[P, C], rules: Ruleset) -> dict[int, int]:
-    """`teams`: points by team index; the storyteller's team wants some but not all to find it."""
+def score_storytelling(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
+    """The points of `explain_storytelling`."""
+    return totals(explain_storytelling(facts, rules))
+
+
+def explain_teams(facts: RoundFacts[P, C], rules: Ruleset) -> dict[int, list[Points]]:
+    """`teams`, by team index: the storyteller's team wants some but not all to find the card."""
     assert facts.teams is not None
     options = rules.options
     team_of = {seat: index for index, pair in enumerate(facts.teams) for seat in pair}
     voters = [s for s in facts.seats if s in facts.votes]
     found = finders(facts, rules)
-    points = dict.fromkeys(range(len(facts.teams)), 0)
+    parts: dict[int, list[Points]] = {team: [] for team in range(len(facts.teams))}
+    told = team_of[facts.storyteller]
     if not found or len(found) == len(voters):
+        reason = "none_found" if not found else "all_found"
+        parts[told].append(Points(reason, 0))
         for voter in voters:
-            points[team_of[voter]] = 2
+            parts[team_of[voter]].append(Points(reason, 2))
     else:
         reward = 4 if options.lone_finder_bonus and len(found) == 1 else 3
-        points[team_of[facts.storyteller]] = reward
-        for voter in found:
-            points[team_of[voter]] = reward
-    bonus: dict[int, int] = {}
-    for owner, decoys in _decoy_votes(facts).items():
-        bonus[team_of[owner]] = bonus.get(team_of[owner], 0) + decoys
-    cap = options.decoy_cap
-    for team, decoys in bonus.items():
-        points[team] += decoys if cap is None else min(decoys, cap)
-    return points
+        parts[told].append(Points("told", reward))
+        for voter in voters:
+            parts[team_of[voter]].append(Points("found", reward) if voter in found else Points("missed", 0))
+    decoys: dict[int, int] = {}
+    for owner, count in _decoy_votes(facts).items():
+        decoys[team_of[owner]] = decoys.get(team_of[owner], 0) + count
+    for team, count in decoys.items():
+        parts[team].append(_decoy_points(count, options.decoy_cap))
+    return parts
 
 
-def score_party(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
+def score_teams(facts: RoundFacts[P, C], rules: Ruleset) -> dict[int, int]:
+    """The points of `explain_teams`, by team index."""
+    return totals(explain_teams(facts, rules))
+
+
+def explain_party(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, list[Points]]:
     """`party`: an image is worth its number of green votes (at most 5) unless it is alone or red.
 
     By default the voters who chose it score; with ``party_score_basis="owner"`` its owner does.
     """
     green = Counter(tokens[0] for tokens in facts.votes.values())
 
-    def worth(card: C) -> int:
+    def worth(card: C, prefix: str) -> Points:
         votes = green[card]
-        return 0 if votes <= 1 or card == facts.red else min(votes, PARTY_MAX)
+        if card == facts.red:
+            return Points(prefix + "red", 0, votes)
+        if votes == 0:  # only a card's owner can hold an image nobody chose
+            return Points(prefix + "unchosen", 0, 0)
+        if votes == 1:
+            return Points(prefix + "alone", 0, 1)
+        return Points(prefix + "crowd", min(votes, PARTY_MAX), votes)
 
-    points = dict.fromkeys(facts.seats, 0)
+    parts: dict[P, list[Points]] = {seat: [] for seat in facts.seats}
     if rules.options.party_score_basis == "owner":
         for owner, cards in facts.played.items():
-            points[owner] += sum(worth(card) for card in cards)
+            parts[owner].extend(worth(card, "owned_") for card in cards)
     else:
         for voter, tokens in facts.votes.items():
-            points[voter] += worth(tokens[0])
-    return points
+            parts[voter].append(worth(tokens[0], ""))
+    return parts
+
+
+def score_party(facts: RoundFacts[P, C], rules: Ruleset) -> dict[P, int]:
+    """The points of `explain_party`."""
+    return totals(explain_party(facts, rules))

@@ -46,9 +46,11 @@ from fabula.rules import MODES, RulesError
 
 from .backends import describe, open_backends
 from .config import Config
+from .invite import Invite, invite_for
+from .logs import quiet_client_mistakes
 from .metrics import Metrics
 from .room import COLOURS, seat_range
-from .service import Connection, RoomService, TokenBucket, settings_from
+from .service import Connection, RoomLimit, RoomService, TokenBucket, settings_from
 
 log = logging.getLogger("fabula.server")
 
@@ -78,8 +80,11 @@ class AsciiJSONResponse(JSONResponse):
         return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return AsciiJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(
+    status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **more: Any
+) -> JSONResponse:
+    """The usual error body, ``{"error": {"code", "message", …more}}``."""
+    return AsciiJSONResponse({"error": {"code": code, "message": message, **more}}, status_code=status, headers=headers)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -91,6 +96,7 @@ def create_app(
 ) -> Starlette:
     """The server for ``config``; its state lives in ``app.state.service``. ``clock`` and ``rng``
     (room codes, seeds) are for tests and documentation that need a reproducible server."""
+    quiet_client_mistakes()
     library = DeckLibrary(config.data, builtin=[original_deck()])
     cards = CardFiles(library)
     metrics = Metrics()
@@ -116,24 +122,43 @@ def create_app(
             raise RulesError("malformed", "The request body is a JSON object.")
         return found
 
+    def invite(request: Request) -> Invite:
+        url = request.url
+        return invite_for(config.public_url, config.host, url.scheme, url.hostname, url.port)
+
     def join_url(request: Request, code: str) -> str:
-        base = config.public_url.rstrip("/") or str(request.base_url).rstrip("/")
-        return f"{base}/join/{code}"
+        return f"{invite(request).base}/join/{code}"
 
     def refused(error: RulesError) -> JSONResponse:
         metrics.errors.labels(error.code).inc()
         status = 404 if error.code == "no_room" else 429 if error.code.startswith("too_many") else 400
+        if isinstance(error, RoomLimit) and error.retry_after is not None:
+            retry = str(max(1, error.retry_after))
+            return error_response(
+                status, error.code, error.message, headers={"Retry-After": retry}, retry_after=int(retry)
+            )
         return error_response(status, error.code, error.message)
 
     async def create_room(request: Request) -> Response:
         try:
             body = await read_json(request)
             settings = settings_from(body.get("settings"))
-            seat = await service.create_room(settings, body.get("name"), body.get("colour"), client_address(request))  # type: ignore[arg-type]
+            address = client_address(request)
+            seat = await service.once(
+                address,
+                body.get("request"),
+                lambda: service.create_room(settings, body.get("name"), body.get("colour"), address),  # type: ignore[arg-type]
+            )
         except RulesError as error:
             return refused(error)
         return JSONResponse(
-            {"code": seat.code, "member": seat.member, "token": seat.token, "join_url": join_url(request, seat.code)},
+            {
+                "code": seat.code,
+                "member": seat.member,
+                "token": seat.token,
+                "join_url": join_url(request, seat.code),
+                "invite": invite(request).to_json(seat.code),
+            },
             status_code=201,
         )
 
@@ -142,12 +167,24 @@ def create_app(
             summary = await service.summary(request.path_params["code"])
         except RulesError as error:
             return refused(error)
-        return JSONResponse({**summary, "join_url": join_url(request, summary["code"])})
+        found = invite(request)
+        return JSONResponse(
+            {**summary, "join_url": join_url(request, summary["code"]), "invite": found.to_json(summary["code"])}
+        )
 
     async def join_room(request: Request) -> Response:
         try:
             body = await read_json(request)
-            seat = await service.join(request.path_params["code"], body.get("name"), body.get("colour"))  # type: ignore[arg-type]
+            seat = await service.once(
+                client_address(request),
+                body.get("request"),
+                lambda: service.join(
+                    request.path_params["code"],
+                    body.get("name"),  # type: ignore[arg-type]
+                    body.get("colour"),  # type: ignore[arg-type]
+                    body.get("replaces"),
+                ),
+            )
         except RulesError as error:
             return refused(error)
         return JSONResponse({"code": seat.code, "member": seat.member, "token": seat.token}, status_code=201)

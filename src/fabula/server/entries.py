@@ -52,11 +52,15 @@ class Joined(Entry, tag="joined"):
     bot: str | None = None
     #: the language of a bot's clues (None: English, as before there was a choice)
     bot_language: str | None = None
+    #: during a game: the member (a bot, or a person who left for good) whose seat this one takes
+    replaces: int | None = None
 
 
 class Left(Entry, tag="left"):
     member: int
     kicked: bool = False
+    #: left a game in progress for good: a bot plays the seat to the end (or someone takes it over)
+    for_good: bool = False
 
 
 class HostPassed(Entry, tag="host"):
@@ -91,13 +95,17 @@ class Acted(Entry, tag="acted"):
     auto: bool = False
 
 
+class Ended(Entry, tag="ended"):
+    """The host ended the game in progress: the scores as they stood decide."""
+
+
 class Said(Entry, tag="said"):
     member: int
     text: str
     team_only: bool = False
 
 
-AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Said
+AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Said
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

@@ -21,6 +21,12 @@ from .entries import RoomSettings
 #: Ids are the client's: any short string.
 ID_MAX = 64
 MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_MAX, description="chosen by the client")]
+#: Every number a client sends is small (a member, a seat, a slot): a 500-digit one is malformed.
+NUMBER_MAX = 1000
+Number = Annotated[int, msgspec.Meta(ge=-NUMBER_MAX, le=NUMBER_MAX)]
+#: An action's fields as `fabula.rules.actions` writes them: numbers, text, and lists of those
+#: (text is bounded by the message's size, and the engine says when a clue is too long).
+ActionValue = Number | str | bool | None | Annotated[list[Number | str], msgspec.Meta(max_length=12)]
 
 
 #: The languages of the web client, and so of the bots' clues (`fabula.bots.base.BOT_LANGUAGES`).
@@ -42,7 +48,7 @@ class Hello(ClientMessage, tag="hello"):
 class Act(ClientMessage, tag="act"):
     """A move in the game, as the engine's actions write it (``seat`` may be left out)."""
 
-    action: dict[str, Any]
+    action: Annotated[dict[str, ActionValue], msgspec.Meta(max_length=8)]
 
 
 class Legal(ClientMessage, tag="legal"):
@@ -57,7 +63,11 @@ class Say(ClientMessage, tag="say"):
 
 
 class Leave(ClientMessage, tag="leave"):
-    """Give up your seat: in the lobby it is freed; in a game a bot plays it until you return."""
+    """Give up your seat: in the lobby it is freed; in a game a bot plays it until you return —
+    or, ``for_good``, for the rest of the game (your token stops working; someone may take the
+    seat over)."""
+
+    for_good: bool = False
 
 
 class ChangeSettings(ClientMessage, tag="settings"):
@@ -69,7 +79,7 @@ class ChangeSettings(ClientMessage, tag="settings"):
 class SetTeams(ClientMessage, tag="teams"):
     """Host, mode `teams`: who plays with whom (members, in pairs); the rest are paired in order."""
 
-    pairs: list[list[int]]
+    pairs: Annotated[list[Annotated[list[Number], msgspec.Meta(max_length=2)]], msgspec.Meta(max_length=12)]
 
 
 class AddBot(ClientMessage, tag="add_bot"):
@@ -83,15 +93,16 @@ class AddBot(ClientMessage, tag="add_bot"):
 
 
 class Kick(ClientMessage, tag="kick"):
-    """Host: remove a member (a bot, or a person — whose seat a bot then plays)."""
+    """Host: remove a member (a bot, or a person — whose seat a bot then plays). Every connection
+    of a removed person is told (`error` ``removed``, id null) and goes on as a spectator's."""
 
-    member: int
+    member: Number
 
 
 class PassHost(ClientMessage, tag="pass_host"):
     """Host: hand hosting to another person in the room."""
 
-    member: int
+    member: Number
 
 
 class Start(ClientMessage, tag="start"):
@@ -102,12 +113,30 @@ class Rematch(ClientMessage, tag="rematch"):
     """Host, after the end: a new game with the same seats."""
 
 
+class End(ClientMessage, tag="end"):
+    """Host, during a game: end it now; the scores as they stand decide (the round being played
+    does not count)."""
+
+
 class Ping(ClientMessage, tag="ping"):
     """Answered by ``pong``; keeps a connection through proxies that close idle ones."""
 
 
 AnyClientMessage = (
-    Hello | Act | Legal | Say | Leave | ChangeSettings | SetTeams | AddBot | Kick | PassHost | Start | Rematch | Ping
+    Hello
+    | Act
+    | Legal
+    | Say
+    | Leave
+    | ChangeSettings
+    | SetTeams
+    | AddBot
+    | Kick
+    | PassHost
+    | Start
+    | Rematch
+    | End
+    | Ping
 )
 
 
@@ -193,9 +222,18 @@ def guess_id(data: bytes | str) -> str | None:
         return None
     if isinstance(found, dict):
         message_id = found.get("id")
-        if isinstance(message_id, str) and 0 < len(message_id) <= ID_MAX:
+        if isinstance(message_id, str) and 0 < len(message_id) <= ID_MAX and _encodable(message_id):
             return message_id
     return None
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be sent back: a lone surrogate escape (``"\\ud800"``) cannot."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def encode(message: AnyServerMessage) -> bytes:

@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cards.library import NAME_PATTERN
 from fabula.rules import MODES, Game, Options, Phase, RoundResult, Ruleset, action_from_json
-from fabula.rules.errors import RulesError
+from fabula.rules.errors import RulesError, quoted
 from fabula.rules.events import RoundScored
 
 from .entries import (
     Acted,
     AnyEntry,
     Created,
+    Ended,
     HostPassed,
     Joined,
     Left,
@@ -58,6 +59,8 @@ NAME_MAX = 24
 CHAT_MAX = 300
 CHAT_KEPT = 100
 TIMER_RANGE = (10, 3600)
+#: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
+REVEAL_SECONDS = 15
 
 Status = Literal["lobby", "playing", "over"]
 _JOINERS = frozenset("\u200c\u200d")
@@ -100,14 +103,14 @@ def seat_range(mode: str) -> tuple[int, int]:
 def check_settings(settings: RoomSettings, members: int) -> None:
     """`RoomError` unless ``settings`` could make a game (with ``members`` seated, if that fits)."""
     if settings.mode not in MODES:
-        raise RoomError("unknown_mode", f"Unknown mode {settings.mode!r}; the modes are {', '.join(MODES)}.")
+        raise RoomError("unknown_mode", f"Unknown mode {quoted(settings.mode)}; the modes are {', '.join(MODES)}.")
     low, high = seat_range(settings.mode)
     Options.resolve(settings.mode, min(max(members, low), high), settings.options)
     if not settings.decks or len(settings.decks) > 8:
         raise RoomError("bad_decks", "Choose between one and eight decks.")
     for name in settings.decks:
         if not NAME_PATTERN.match(name):
-            raise RoomError("bad_decks", f"{name!r} is not a deck name (lower-case letters, digits and dashes).")
+            raise RoomError("bad_decks", f"{quoted(name)} is not a deck name (lower-case letters, digits and dashes).")
     for name, seconds in (
         ("clue", settings.clue_seconds),
         ("play", settings.play_seconds),
@@ -130,6 +133,15 @@ class Member:
     away: bool = False
     #: the language of a bot's clues
     bot_language: str = "en"
+    #: the moves a bot made for this person since their own last move (what to tell them on
+    #: their return): each ``{"round": n, "action": the engine's JSON}``
+    stood_in: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def gone_for_good(self) -> bool:
+        """A person who left the game in progress for good (or was removed): their token no
+        longer works, and a bot plays their seat."""
+        return self.bot is None and self.away and not self.token_hash
 
 
 class Room:
@@ -158,6 +170,8 @@ class Room:
         self.chat: deque[tuple[Said, frozenset[int] | None]] = deque(maxlen=CHAT_KEPT)
         #: the entries made by each client message id, to answer a re-sent message
         self.client_ids: dict[tuple[int | None, str], int] = {}
+        #: the names of members no longer in the room, for the chat they left behind
+        self.former_names: dict[int, str] = {}
         self._next_member = 0
 
     # ------------------------------------------------------------------ reading
@@ -202,7 +216,26 @@ class Room:
             Phase.PLAY: self.settings.play_seconds,
             Phase.VOTE: self.settings.vote_seconds,
         }[game.phase]
-        return None if seconds is None else self.phase_since + seconds
+        if seconds is None:
+            return None
+        if game.phase is Phase.CLUE and game.last_result is not None:
+            seconds += REVEAL_SECONDS  # the reveal does not eat the storyteller's time
+        return self.phase_since + seconds
+
+    def name_of(self, member: int) -> str:
+        """A member's name, or the name they had (for the chat of someone no longer here)."""
+        found = self.members.get(member)
+        return found.name if found is not None else self.former_names.get(member, "?")
+
+    def open_seats(self) -> list[Member]:
+        """During a game, the seats a newcomer may take over: bots', and those left for good."""
+        if self.status != "playing":
+            return []
+        return [m for m in self.members.values() if m.bot is not None or m.gone_for_good]
+
+    @property
+    def seats_max(self) -> int:
+        return seat_range(self.settings.mode)[1]
 
     def free_colours(self) -> list[str]:
         taken = {member.colour for member in self.members.values()}
@@ -223,15 +256,23 @@ class Room:
         rest = [m for m in sorted(self.members) if m not in taken]
         return paired + [rest[i : i + 2] for i in range(0, len(rest) - 1, 2)]
 
-    def snapshot(self, member: int | None, present: Collection[int] = ()) -> dict[str, Any]:
+    def snapshot(
+        self, member: int | None, present: Collection[int] = (), stand_in_at: Mapping[int, float] | None = None
+    ) -> dict[str, Any]:
         """What ``member`` (None: a spectator) may know of the room, its own seat's game view
-        included; ``present``: the members connected now (bots always are)."""
-        return self.snapshots([member], present)[member]
+        included; ``present``: the members connected now (bots always are); ``stand_in_at``:
+        when a bot starts playing for each person who is gone (their grace period's end)."""
+        return self.snapshots([member], present, stand_in_at)[member]
 
     def snapshots(
-        self, members: Iterable[int | None], present: Collection[int] = ()
+        self,
+        members: Iterable[int | None],
+        present: Collection[int] = (),
+        stand_in_at: Mapping[int, float] | None = None,
     ) -> dict[int | None, dict[str, Any]]:
         """`snapshot` of each of ``members`` at once: the part they share is built once."""
+        stand_in_at = stand_in_at or {}
+        playing = self.status == "playing"
         wanted = list(dict.fromkeys(members))
         seats = {m: s for s, m in enumerate(self.seating)}
         game = self.game
@@ -258,6 +299,8 @@ class Room:
                     "away": m.away,
                     "connected": m.bot is not None or m.id in present,
                     "seat": seats.get(m.id),
+                    "stand_in_at": stand_in_at.get(m.id),
+                    "open": playing and (m.bot is not None or m.gone_for_good),
                 }
                 for m in self.members.values()
             ],
@@ -272,7 +315,13 @@ class Room:
             seat = None if member is None else seats.get(member)
             snapshot = dict(shared)
             if member is not None:
-                snapshot["you"] = {"member": member, "seat": seat, "host": member == self.host}
+                found = self.members.get(member)
+                snapshot["you"] = {
+                    "member": member,
+                    "seat": seat,
+                    "host": member == self.host,
+                    "stood_in": [] if found is None else list(found.stood_in),
+                }
             snapshot["game"] = None if views is None else views[seat]
             result[member] = snapshot
         return result
@@ -300,6 +349,8 @@ class Room:
                 self._started(entry)
             case Acted():
                 self._acted(entry)
+            case Ended():
+                self._ended()
             case Said():
                 self._said(entry)
         if entry.client_id is not None:
@@ -315,47 +366,77 @@ class Room:
         self.created_at = entry.at
 
     def _joined(self, entry: Joined) -> None:
-        if self.game is not None:
-            raise RoomError("game_started", "The game has started; watch as a spectator, or wait for the next room.")
+        replaced = self._replaced(entry)
         # cleaned here, in the one place every join passes, and stored cleaned (as chat is)
         name = entry.name = clean_text(entry.name, limit=NAME_MAX, what="name")
         if entry.member != self._next_member:
             raise RoomError("bad_member", "Members are numbered in joining order.")
-        high = seat_range(self.settings.mode)[1]
-        if len(self.members) >= high:
-            raise RoomError("room_full", f"Mode {self.settings.mode!r} seats at most {high} players.")
+        high = self.seats_max
+        if replaced is None and len(self.members) >= high:
+            raise RoomError("room_full", f"Mode {quoted(self.settings.mode)} seats at most {high} players.")
         if entry.colour not in COLOURS:
-            raise RoomError("unknown_colour", f"Unknown colour {entry.colour!r}; the rabbits are {', '.join(COLOURS)}.")
+            raise RoomError(
+                "unknown_colour", f"Unknown colour {quoted(entry.colour)}; the rabbits are {', '.join(COLOURS)}."
+            )
         for member in self.members.values():
+            if member is replaced:
+                continue
             if member.colour == entry.colour:
                 raise RoomError("colour_taken", f"{member.name} already plays the {entry.colour} rabbit.")
             if member.name.casefold() == name.casefold():
                 raise RoomError("name_taken", f"Someone here is already called {member.name}.")
         if entry.bot is not None and entry.bot not in BOT_LEVELS:
-            raise RoomError("unknown_bot", f"Unknown bot level {entry.bot!r}; the levels are {', '.join(BOT_LEVELS)}.")
+            raise RoomError(
+                "unknown_bot", f"Unknown bot level {quoted(entry.bot)}; the levels are {', '.join(BOT_LEVELS)}."
+            )
         if entry.bot_language is not None and entry.bot_language not in BOT_LANGUAGES:
             raise RoomError(
                 "unknown_language",
-                f"Bots give clues in {', '.join(BOT_LANGUAGES)}, not {entry.bot_language!r}.",
+                f"Bots give clues in {', '.join(BOT_LANGUAGES)}, not {quoted(entry.bot_language)}.",
             )
         self.members[entry.member] = Member(
             entry.member, name, entry.colour, entry.token_hash, entry.bot, bot_language=entry.bot_language or "en"
         )
         self._next_member += 1
+        if replaced is not None:
+            self.seating[self.seating.index(replaced.id)] = entry.member
+            self._forget(replaced.id)
         if self.host is None and entry.bot is None:
             self.host = entry.member
+
+    def _replaced(self, entry: Joined) -> Member | None:
+        """The member whose seat ``entry`` takes over (None before a game: a new seat)."""
+        if self.status != "playing":
+            if self.game is not None:
+                raise RoomError("game_over", "The game is over; wait for the host's rematch, or watch.")
+            if entry.replaces is not None:
+                raise RoomError("not_started", "Seats are taken over during a game; before it, just join.")
+            return None
+        if entry.replaces is None:
+            raise RoomError(
+                "game_started", "The game has started: take over a bot's seat, watch, or wait for the next game."
+            )
+        replaced = self.members.get(entry.replaces)
+        if replaced is None or replaced not in self.open_seats() or entry.bot is not None:
+            raise RoomError("seat_taken", "That seat is not free to take over (someone plays it).")
+        if entry.colour != replaced.colour:
+            raise RoomError("colour_taken", "Taking over a seat, you play its rabbit.")
+        return replaced
+
+    def _forget(self, member: int) -> None:
+        self.former_names[member] = self.members.pop(member).name
+        self.pairs = [pair for pair in self.pairs if member not in pair]
 
     def _left(self, entry: Left) -> None:
         member = self.members.get(entry.member)
         if member is None:
             raise RoomError("unknown_member", "There is no such player in this room.")
         if self.game is None:
-            del self.members[entry.member]
-            self.pairs = [pair for pair in self.pairs if entry.member not in pair]
+            self._forget(entry.member)
         else:
             # The seat stays in the game: a bot plays it, and a kicked person cannot come back.
             member.away = True
-            if entry.kicked:
+            if entry.kicked or entry.for_good:
                 member.token_hash = ""
         if self.host == entry.member:
             self.host = self._next_host(entry.member)
@@ -407,6 +488,8 @@ class Room:
         self.games_started += 1
         self.rounds = []
         self.phase_since = entry.at
+        for member in self.members.values():
+            member.stood_in.clear()
 
     def _acted(self, entry: Acted) -> None:
         game = self.game
@@ -425,8 +508,18 @@ class Room:
                 self.rounds.append(event.result)
         # the log keeps the move as the engine read it, not whatever else the client sent along
         entry.action = action.to_json()
+        mover = self.members[entry.member]
+        if entry.auto:
+            mover.stood_in.append({"round": before[0], "action": entry.action})
+        else:
+            mover.stood_in.clear()
         if (game.round, game.phase) != before:
             self.phase_since = entry.at
+
+    def _ended(self) -> None:
+        if self.game is None or self.status != "playing":
+            raise RoomError("not_started", "No game is being played.")
+        self.game.end_now()
 
     def _said(self, entry: Said) -> None:
         if entry.member not in self.members:

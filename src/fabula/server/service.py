@@ -44,6 +44,7 @@ from .entries import (
     Acted,
     AnyEntry,
     Created,
+    Ended,
     HostPassed,
     Joined,
     Left,
@@ -68,6 +69,11 @@ COMMIT_ATTEMPTS = 5
 #: Seconds a process has, once it took the lease on a scheduled entry, to store it (a bot's
 #: thinking included); if it dies first, another process makes the entry after this long.
 LEASE_SECONDS = 5.0
+#: A room counts toward its creator's address limit while someone is in it, and this long after.
+IN_USE_SECONDS = 10 * 60
+#: How long the answer to a create or join request is kept, to answer the same request again
+#: (a double tap, a retry after a lost answer) with the same seat instead of a second one.
+REQUEST_SECONDS = 10 * 60
 
 
 def new_token() -> str:
@@ -182,6 +188,14 @@ class LiveRoom:
         ]
 
 
+class RoomLimit(RoomError):
+    """Too many rooms in use from one address; ``retry_after``: seconds until one frees, if known."""
+
+    def __init__(self, message: str, retry_after: int | None) -> None:
+        super().__init__("too_many_rooms", message)
+        self.retry_after = retry_after
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """What joining hands back: the member number and the secret that takes the seat."""
@@ -219,6 +233,8 @@ class RoomService:
         )
         #: rooms being loaded from the store now (several processes), so that two requests share one load
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+        #: (address, request id) → when, and the seat it made (see `once`)
+        self._requests: dict[tuple[str, str], tuple[float, asyncio.Future[Seat]]] = {}
 
     # ------------------------------------------------------------------ life cycle
 
@@ -394,6 +410,7 @@ class RoomService:
                 self._send_chat(live, entry)
                 continue
             changed = True
+            self._let_go(live, entry)
             if isinstance(entry, Left):
                 live.left_at[entry.member] = item.seq
             elif isinstance(entry, Joined) and entry.bot is None and entry.member not in live.present():
@@ -439,40 +456,124 @@ class RoomService:
         if isinstance(entry, Said):
             self._send_chat(live, entry)
             return
+        self._let_go(live, entry)
         if isinstance(entry, Started):
             log.info("game started", extra={"room": room.code, "mode": room.settings.mode, "seats": len(room.seating)})
-        elif isinstance(entry, Acted) and room.status == "over" and room.game is not None:
+        elif isinstance(entry, Acted | Ended) and room.status == "over" and room.game is not None:
             log.info("game over", extra={"room": room.code, "rounds": room.game.round, "scores": room.game.scores})
             self.autoplay.learn(room)
         self._send_states(live)
         live.wake.set()  # the scheduler re-plans: a bot may be awaited now, or a timer started
 
+    def _let_go(self, live: LiveRoom, entry: AnyEntry) -> None:
+        """After ``entry``, the connections of a member who is no longer seated here (removed by
+        the host, left the lobby, left for good, replaced) go on as spectators' — told why, if
+        it was not their own doing."""
+        if isinstance(entry, Left):
+            gone, kicked = entry.member, entry.kicked
+        elif isinstance(entry, Joined) and entry.replaces is not None:
+            gone, kicked = entry.replaces, False
+        else:
+            return
+        member = live.room.members.get(gone)
+        if member is not None and member.token_hash:  # still theirs: a bot only stands in
+            return
+        for connection in live.connections:
+            if connection.member == gone:
+                connection.member = None
+                if kicked:
+                    connection.send(p.Error(None, "removed", "The host removed you from this room; you can watch."))
+        live.gone_since.pop(gone, None)
+
     def _send_chat(self, live: LiveRoom, said: Said) -> None:
         """The line just applied (the room's newest) to every connection that may read it."""
         room = live.room
-        line = p.ChatLine(said.member, room.members[said.member].name, said.text, said.team_only, said.at)
+        line = p.ChatLine(said.member, room.name_of(said.member), said.text, said.team_only, said.at)
         readers = room.chat[-1][1]
         for connection in live.connections:
             if readers is None or connection.member in readers:
                 connection.send(line)
 
+    def _stand_in_at(self, live: LiveRoom) -> dict[int, float]:
+        """When a bot starts playing for each person whose connection is gone (and who did not
+        leave: for them it plays at once)."""
+        grace = self.config.disconnect_grace_seconds
+        members = live.room.members
+        return {
+            member: since + grace
+            for member, since in live.gone_since.items()
+            if member in members and members[member].bot is None and not members[member].away
+        }
+
     def _send_states(self, live: LiveRoom) -> None:
         """Every connection of the room gets its member's new snapshot (computed once per member)."""
         if not live.connections:
             return
-        snapshots = live.room.snapshots([c.member for c in live.connections], live.present())
+        snapshots = live.room.snapshots([c.member for c in live.connections], live.present(), self._stand_in_at(live))
         states = {member: p.State(snapshot) for member, snapshot in snapshots.items()}
         for connection in live.connections:
             connection.send(states[connection.member])
 
     # ------------------------------------------------------------------ rooms and seats (HTTP)
 
+    async def once(self, address: str, request: object, make: Callable[[], Awaitable[Seat]]) -> Seat:
+        """The seat ``make`` gives, made once per ``request`` (a client's id for one tap of a
+        button): the same request again — a double tap, a retry — gets the same seat, even while
+        the first is still being made. No request id: made every time."""
+        if not isinstance(request, str) or not 0 < len(request) <= p.ID_MAX:
+            return await make()
+        now = self.clock()
+        for key, (at, _) in list(self._requests.items()):
+            if now - at > REQUEST_SECONDS:
+                del self._requests[key]
+        key = (address, request)
+        known = self._requests.get(key)
+        if known is None:
+            known = (now, asyncio.ensure_future(make()))
+            self._requests[key] = known
+        task = known[1]
+        try:
+            return await asyncio.shield(task)
+        except BaseException:
+            if task.done():  # a refusal is not remembered: the client may fix the request and try again
+                self._requests.pop(key, None)
+            raise
+
+    def rooms_in_use(self, address: str) -> list[LiveRoom]:
+        """The rooms ``address`` created that are in use: someone is in them, or was lately."""
+        now = self.clock()
+        return [
+            live
+            for live in self.rooms.values()
+            if live.created_by == address
+            and (live.connections or live.remote or now - max(live.idle_since, live.room.last_at) < IN_USE_SECONDS)
+        ]
+
+    def _check_room_limit(self, address: str) -> None:
+        in_use = self.rooms_in_use(address)
+        limit = self.config.max_rooms_per_address
+        if len(in_use) < limit:
+            return
+        now = self.clock()
+        frees = [
+            max(live.idle_since, live.room.last_at) + IN_USE_SECONDS
+            for live in in_use
+            if not live.connections and not live.remote
+        ]
+        if frees:
+            minutes = max(1, round((min(frees) - now) / 60))
+            when = f"the next one frees in about {minutes} minute{'s' if minutes != 1 else ''}"
+        else:
+            minutes = IN_USE_SECONDS // 60
+            when = f"one frees {minutes} minutes after everyone has left it"
+        raise RoomLimit(
+            f"This network already has {len(in_use)} rooms in use (at most {limit}); {when}.",
+            round(min(frees) - now) if frees else None,
+        )
+
     async def create_room(self, settings: RoomSettings, name: str, colour: str, address: str) -> Seat:
         """A new room with its creator seated as host."""
-        created = sum(1 for live in self.rooms.values() if live.created_by == address)
-        if created >= self.config.max_rooms_per_address:
-            limit = self.config.max_rooms_per_address
-            raise RoomError("too_many_rooms", f"One address may keep at most {limit} rooms open.")
+        self._check_room_limit(address)
         now = self.clock()
         try:
             self.library.cards(settings.decks)
@@ -571,7 +672,11 @@ class RoomService:
             if task is not None:
                 task.cancel()
 
-    async def join(self, code: str, name: str, colour: str) -> Seat:
+    async def join(self, code: str, name: str, colour: str, replaces: int | None = None) -> Seat:
+        """A seat in room ``code``: a new one before the game, or — ``replaces`` — the seat of a
+        bot (or of someone who left for good) during it."""
+        if replaces is not None and (type(replaces) is not int or not 0 <= replaces <= p.NUMBER_MAX):
+            raise RoomError("malformed", "replaces is the number of the member whose seat you take over.")
         live = await self.find(code)
         token = new_token()
         now = self.clock()
@@ -579,7 +684,14 @@ class RoomService:
 
         def joined(room: Room) -> Joined:
             made.append(
-                Joined(at=now, member=room._next_member, name=name, colour=colour, token_hash=token_hash(token))
+                Joined(
+                    at=now,
+                    member=room._next_member,
+                    name=name,
+                    colour=colour,
+                    token_hash=token_hash(token),
+                    replaces=replaces,
+                )
             )
             return made[-1]
 
@@ -714,7 +826,10 @@ class RoomService:
                     at=now, client_id=cid, by=member, member=member, text=message.text, team_only=message.team_only
                 )
             case p.Leave():
-                return Left(at=now, client_id=cid, by=member, member=member)
+                return Left(at=now, client_id=cid, by=member, member=member, for_good=message.for_good)
+            case p.End():
+                host_only()
+                return as_host(lambda _: Ended(at=now, client_id=cid, by=member))
             case p.ChangeSettings():
                 host_only()
                 try:
@@ -821,7 +936,7 @@ class RoomService:
         chat = [
             p.ChatLine(
                 said.member,
-                room.members[said.member].name if said.member in room.members else "?",
+                room.name_of(said.member),
                 said.text,
                 said.team_only,
                 said.at,
@@ -833,7 +948,7 @@ class RoomService:
         if returning:
             self._send_states(live)  # everyone sees the rabbit light up, this connection included
         else:
-            connection.send(p.State(room.snapshot(member, live.present())))
+            connection.send(p.State(room.snapshot(member, live.present(), self._stand_in_at(live))))
 
     # ------------------------------------------------------------------ bots, timers, absent players
 
@@ -1033,6 +1148,12 @@ class RoomService:
             "free_colours": room.free_colours(),
             "colours": list(COLOURS),
             "name_max": NAME_MAX,
+            "seats_max": room.seats_max,
+            #: no seat for a newcomer now: every one is taken, or the game is on with no seat to take over
+            "full": len(room.members) >= room.seats_max if room.status == "lobby" else not room.open_seats(),
+            "open_seats": [
+                {"member": m.id, "name": m.name, "colour": m.colour, "bot": m.bot} for m in room.open_seats()
+            ],
         }
 
     async def finished_log(self, code: str) -> dict[str, Any]:
