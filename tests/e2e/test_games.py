@@ -125,7 +125,7 @@ def test_a_teams_round_with_bots_lets_one_partner_play_and_the_other_vote(player
     # One partner suggests a card; the other is told, and plays it for the team.
     enabled_hand_cards(guest).first.click()
     guest.get_by_role("button", name="Suggest to my partner").click()
-    expect(host.get_by_text("Your partner has suggested a card.")).to_be_visible()
+    expect(host.locator(".partner-offer")).to_contain_text("Ben offers to play a card for your team")
     enabled_hand_cards(host).first.click()
     host.get_by_role("button", name="Play it for the team").click()
     # The partner who did not play votes; the one who played does not.

@@ -24,6 +24,7 @@ from fabula.rules import (
     Vote,
 )
 from fabula.rules.events import HandsPassed, RoundScored, RoundStarted, TableLaid, event_to_json
+from fabula.rules.scoring import REASONS
 
 from .play import TABLES, card_leaves, examples, new_games, random_moves
 
@@ -101,6 +102,7 @@ def _test_cards_hands_scores_and_turn_order(setup: tuple[Game, random.Random]) -
                 # the reveal's explanation adds up to the points, for every seat
                 assert [sum(part.points for part in parts) for parts in result.reasons] == list(result.points)
                 assert RoundResult.from_json(result.to_json()) == result
+                assert {part.reason for parts in result.reasons for part in parts} <= set(REASONS)
                 assert result.storyteller == storytellers[-1]
                 if game.rules.teams:
                     for first, second in game.rules.teams:

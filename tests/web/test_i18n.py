@@ -178,6 +178,15 @@ def bot_levels() -> list[str]:
     return levels
 
 
+def score_reasons() -> list[str]:
+    """The reasons a reveal explains points with, as the client lists them; they must be the engine's."""
+    from fabula.rules.scoring import REASONS
+
+    reasons = _js_string_array(r"const REASONS = \[([^\]]*)\]", scripts()["screens/parts.js"])
+    assert reasons == list(REASONS), reasons
+    return reasons
+
+
 def family_keys() -> dict[str, frozenset[str]]:
     """Every key each run-time family can produce (optional families produce none that must exist)."""
     mode_names = modes()
@@ -192,6 +201,7 @@ def family_keys() -> dict[str, frozenset[str]]:
         "rules.*.text": frozenset(f"rules.{section}.text" for section in sections),
         "bot.*": frozenset(f"bot.{level}" for level in bot_levels()),
         "bot.*.hint": frozenset(f"bot.{level}.hint" for level in bot_levels()),
+        "reason.*": frozenset(f"reason.{reason}" for reason in score_reasons()),
         "error.*": frozenset(),
     }
 

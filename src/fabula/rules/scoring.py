@@ -30,6 +30,23 @@ C = TypeVar("C", bound=Hashable)
 
 #: The most a party voter (or owner) scores for one image.
 PARTY_MAX = 5
+#: Every reason a round's points are given for (see `Points`).
+REASONS = (
+    "told",
+    "all_found",
+    "none_found",
+    "found",
+    "missed",
+    "single_token",
+    "decoys",
+    "crowd",
+    "alone",
+    "red",
+    "owned_crowd",
+    "owned_alone",
+    "owned_red",
+    "owned_unchosen",
+)
 
 
 @dataclass(slots=True)

@@ -12,6 +12,10 @@ import { boardScreen } from "./screens/board.js";
 import { rulesScreen } from "./screens/rules.js";
 
 const root = document.getElementById("app");
+// A layer above the screen for a dialog that must outlive the screen's redraws (the reveal).
+const layer = document.createElement("div");
+layer.id = "layer";
+document.body.append(layer);
 let leave = null; // what the current screen does when it is left (close its WebSocket)
 
 export function go(path, replace = false) {
@@ -37,8 +41,7 @@ function header(extra) {
     {},
     h("a.brand", { href: "/", onclick: link("/") }, "Fabula"),
     h("div.top-extra", {}, extra || []),
-    h("a.rules-link", { href: "/rules", onclick: link("/rules") }, t("app.rules")),
-    select,
+    h("nav.top-links", {}, h("a.rules-link", { href: "/rules", onclick: link("/rules") }, t("app.rules")), select),
   );
 }
 
@@ -56,6 +59,12 @@ const context = {
     document.body.classList.toggle("board-mode", board);
     show(root, board ? null : header(headerExtra), h("main", { class: wide ? "wide" : "narrow" }, body));
   },
+  // Show ``node`` in the layer above the screen (null: nothing); the same node again is left as
+  // it is, with its scroll position and animations.
+  overlay(node) {
+    if (node === null) layer.replaceChildren();
+    else if (layer.firstChild !== node) layer.replaceChildren(node);
+  },
   go,
   link,
 };
@@ -63,6 +72,7 @@ const context = {
 function route() {
   leave?.();
   leave = null;
+  context.overlay(null);
   const path = location.pathname;
   let match;
   if ((match = path.match(/^\/room\/([A-Za-z0-9]+)\/board\/?$/))) {

@@ -41,8 +41,21 @@ export async function setLanguage(code, remember = false) {
   document.documentElement.lang = code;
 }
 
-// t("vote.pick", {clue: "Freedom"}) → the string with {clue} filled in (as text, never markup)
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\uffef]/;
+const LATIN = /[A-Za-z0-9]/;
+
+// t("vote.pick", {clue: "Freedom"}) → the string with {clue} filled in (as text, never markup).
+// In Chinese a Latin name gets a space from the Chinese beside it ("Ben 獲勝", "小美獲勝").
 export function t(key, params = {}) {
   const template = strings[key] ?? fallback[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const spaced = language !== "en";
+  return template.replace(/\{(\w+)\}/g, (whole, name, at) => {
+    if (!(name in params)) return whole;
+    let value = String(params[name]);
+    if (spaced && value) {
+      if (LATIN.test(value[0]) && CJK.test(template[at - 1] || "")) value = ` ${value}`;
+      if (LATIN.test(value[value.length - 1]) && CJK.test(template[at + whole.length] || "")) value = `${value} `;
+    }
+    return value;
+  });
 }

@@ -26,29 +26,38 @@ export async function api(path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error || {};
-    throw new ApiError(error.code || `http_${response.status}`, error.message || "");
+    const refused = new ApiError(error.code || `http_${response.status}`, error.message || "");
+    refused.details = error;
+    throw refused;
   }
   return data;
+}
+
+// A request id for one tap of a button (create, join): the server answers the same id with the
+// same seat, so a double tap or a retry after a lost answer never makes a second room or seat.
+export function requestId() {
+  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
 // Seat tokens live in this browser only: they are what takes a seat back after a reload.
 const SEATS = "fabula.seats";
 
-export function savedSeat(code) {
+// Every seat this browser holds, by room code, oldest first.
+export function savedSeats() {
   try {
-    return JSON.parse(localStorage.getItem(SEATS) || "{}")[code] || null;
+    return JSON.parse(localStorage.getItem(SEATS) || "{}");
   } catch {
-    return null;
+    return {};
   }
 }
 
+export function savedSeat(code) {
+  return savedSeats()[code] || null;
+}
+
 export function saveSeat(code, seat) {
-  let all = {};
-  try {
-    all = JSON.parse(localStorage.getItem(SEATS) || "{}");
-  } catch {
-    all = {};
-  }
+  const all = savedSeats();
+  delete all[code]; // set again below: the newest seat comes last
   if (seat === null) delete all[code];
   else all[code] = seat;
   localStorage.setItem(SEATS, JSON.stringify(all));
@@ -56,7 +65,7 @@ export function saveSeat(code, seat) {
 
 export class Table {
   // events: onState(room), onChat(line, isHistory), onStatus("connecting" | "online" | "offline"),
-  // onFatal(code, message) for a connection that cannot work (unknown room, bad token)
+  // onFatal(code, message) for a connection that cannot work (unknown room, bad token, removed)
   constructor(code, token, events) {
     this.code = code;
     this.token = token;
@@ -125,10 +134,12 @@ export class Table {
         this.events.onChat?.([message], false);
         break;
       case "error":
-        if (message.code === "bad_token" || message.code === "no_room") {
+        if (message.code === "bad_token" || message.code === "no_room" || message.code === "removed") {
           this.closed = true;
+          this.socket?.close();
           this.events.onFatal?.(message.code, message.message);
         }
+        if (message.code === "rate_limited" && this.retry(message.id)) break;
         this.answer(message);
         break;
       default:
@@ -144,12 +155,31 @@ export class Table {
     }
   }
 
-  // Send a message; resolves with the server's answer (ack, error, legal, pong).
+  // A message the server refused for coming too fast goes again, with its id, a little later.
+  retry(id) {
+    const waiting = id && this.pending.get(id);
+    if (!waiting || (waiting.retries = (waiting.retries || 0) + 1) > 3) return false;
+    setTimeout(() => {
+      if (this.pending.get(id) === waiting && this.ready) this.socket?.send(JSON.stringify(waiting.message));
+    }, 1000 * waiting.retries);
+    return true;
+  }
+
+  // Send a message; resolves with the server's answer (ack, error, legal, pong). The same message
+  // while it is still unanswered (a double tap) is not sent again: both get the one answer.
   send(type, fields = {}) {
+    // (not a question: `legal` asked again is asked about a newer state)
+    const body = type === "legal" || type === "ping" ? null : JSON.stringify({ type, ...fields });
+    for (const waiting of this.pending.values()) {
+      if (body !== null && waiting.body === body) return waiting.promise;
+    }
     const message = { type, id: this.nextId(), ...fields };
-    return new Promise((resolve) => {
-      this.pending.set(message.id, { message, resolve });
+    const waiting = { message, body };
+    waiting.promise = new Promise((resolve) => {
+      waiting.resolve = resolve;
+      this.pending.set(message.id, waiting);
       if (this.ready && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     });
+    return waiting.promise;
   }
 }

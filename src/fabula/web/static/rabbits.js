@@ -18,6 +18,42 @@ export const RABBITS = {
 };
 const DARK_TEXT = new Set(["pink", "yellow", "light green", "white", "grey", "orange"]);
 const SVG = "http://www.w3.org/2000/svg";
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+const LETTER = /[\p{L}\p{N}]/u;
+
+// The marks a name could carry, best first. A Chinese name is told apart by its last character
+// (小美 and 小明: 美 and 明); a Latin one by its initial, then two initials or two letters.
+function candidates(label, byFirst = false) {
+  const chars = [...label.trim()];
+  if (!chars.length) return ["?"];
+  if (CJK.test(chars[0])) {
+    return byFirst ? [chars[0], ...chars.slice(1)] : [chars[chars.length - 1], chars[0], ...chars.slice(1, -1)];
+  }
+  const letters = chars.filter((c) => LETTER.test(c));
+  const first = (letters[0] || chars[0]).toUpperCase();
+  const words = label.trim().split(/\s+/).filter((word) => LETTER.test(word));
+  const found = [first];
+  if (words.length > 1) found.push(first + [...words[1]].find((c) => LETTER.test(c)).toUpperCase());
+  if (letters.length > 1) found.push(first + letters[1].toLowerCase());
+  return found;
+}
+
+let marks = new Map(); // shown name → the mark on its rabbit
+
+// Give every member of a room a different mark: ``members`` as [{name: shown name, label: what
+// the mark is taken from, byFirst: its first character first (a colour: 深綠色 → 深)}], in seat
+// or joining order (the first keeps the best mark).
+export function setMarks(members) {
+  marks = new Map();
+  const used = new Set();
+  for (const { name, label, byFirst } of members) {
+    if (marks.has(name)) continue;
+    const options = candidates(label || name, byFirst);
+    const mark = options.find((option) => !used.has(option)) ?? options[0];
+    used.add(mark);
+    marks.set(name, mark);
+  }
+}
 
 function svg(tag, attrs) {
   const element = document.createElementNS(SVG, tag);
@@ -43,7 +79,9 @@ export function rabbit(colour, name = "", { size = 32, lit = true } = {}) {
     "font-weight": 700,
     fill: DARK_TEXT.has(colour) ? "#222" : "#fff",
   });
-  letter.textContent = ([...(name || colour).trim()][0] || "?").toUpperCase();
+  const mark = marks.get(name) ?? candidates(name || colour)[0];
+  if ([...mark].length > 1) letter.setAttribute("font-size", 12);
+  letter.textContent = mark;
   icon.append(letter);
   return h("span.rabbit", { class: lit ? "lit" : "dim", title: `${name} (${t(`colour.${colour}`)})` }, icon);
 }

@@ -3,17 +3,19 @@
 // is, the reveal and the scoring track around the edge.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { api, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { Table } from "../net.js";
-import { cardImage, describeCards, errorText, memberName } from "./parts.js";
+import { cardImage, describeCards, errorText, inviteBlock, markRabbits, memberName, revealHeadline, sideName, sides } from "./parts.js";
 
 export function boardScreen(ctx, code) {
   let room = null;
   let status = "connecting";
   let fatal = null;
+  let invite = null;
   const table = new Table(code, null, {
     onState: (found) => {
       room = found;
+      markRabbits(room.members);
       draw();
     },
     onStatus: (found) => {
@@ -31,28 +33,30 @@ export function boardScreen(ctx, code) {
   const nameOf = (seat) => memberName(bySeat(seat)) ?? `#${seat + 1}`;
 
   function track(game) {
-    // 31 spaces around the edge, clockwise from the top-left corner: 0–10 along the top,
-    // 11–15 down the right, 16–25 back along the bottom, 26–30 up the left.
+    // The 31 spaces and the goal around the edge of an 11 × 7 grid, clockwise from the top-left
+    // corner: 0–10 along the top, 11–15 down the right, 16–26 back along the bottom, 27–30 up the
+    // left, and the goal ★ after 30, next to the start.
+    const ring = [];
+    for (let column = 1; column <= 11; column += 1) ring.push([1, column]);
+    for (let row = 2; row <= 6; row += 1) ring.push([row, 11]);
+    for (let column = 11; column >= 1; column -= 1) ring.push([7, column]);
+    for (let row = 6; row >= 2; row -= 1) ring.push([row, 1]);
+    const rows = sides(game);
     const spaces = [];
     for (let space = 0; space <= 30; space += 1) {
-      let row;
-      let column;
-      if (space <= 10) [row, column] = [1, space + 1];
-      else if (space <= 15) [row, column] = [space - 9, 11];
-      else if (space <= 25) [row, column] = [7, 11 - (space - 15)];
-      else [row, column] = [7 - (space - 25), 1];
-      const here = game.scores.map((score, seat) => ({ score, seat })).filter(({ score }) => Math.min(score, 30) === space);
+      const [row, column] = ring[space];
+      const here = rows.filter((side) => Math.min(side.score, 30) === space);
       spaces.push(
         h(
           "div.board-space",
           { style: { gridRow: String(row), gridColumn: String(column) } },
           h("span.space-number", {}, space),
-          h("span.space-rabbits", {}, here.map(({ seat }) => rabbit(bySeat(seat)?.colour, nameOf(seat), { size: 30 }))),
+          h("span.space-rabbits", {}, here.map((side) => rabbit(bySeat(side.seats[0])?.colour, sideName(side, nameOf), { size: 30 }))),
         ),
       );
     }
-    // the ring has 32 cells for 31 spaces: the last corner is the goal
-    spaces.push(h("div.board-goal", { "aria-hidden": "true" }, "★"));
+    const [row, column] = ring[31];
+    spaces.push(h("div.board-goal", { "aria-hidden": "true", style: { gridRow: String(row), gridColumn: String(column) } }, "★"));
     return spaces;
   }
 
@@ -79,13 +83,14 @@ export function boardScreen(ctx, code) {
           ? h("p.board-clue.past", {}, t("table.quoted_clue", { clue: last.clue }))
           : null,
       h("p.board-line", {}, showReveal ? t("board.last_round", { name: nameOf(last.storyteller) }) : line),
+      showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : null,
       h(
         "ol.board-cards",
         { class: `n${cards.length}` },
         cards.map((card, index) =>
           h(
             "li",
-            { class: showReveal && card === last.storyteller_card ? "teller-card" : "" },
+            { class: showReveal && card === last.storyteller_card && game.mode !== "party" ? "teller-card" : "" },
             cardImage(card, { width: 600 }),
             h("span.slot-number", {}, index + 1),
             showReveal
@@ -96,31 +101,42 @@ export function boardScreen(ctx, code) {
                   last.votes.flatMap((slots, voter) => slots.filter((s) => s === index + 1).map(() => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 24 }))),
                 )
               : null,
+            showReveal && last.red === index + 1 ? h("span.red-mark", {}, t("table.red_token")) : null,
           ),
         ),
       ),
       h(
         "ul.board-players",
         {},
-        room.members
-          .filter((m) => m.seat !== null)
-          .sort((a, b) => a.seat - b.seat)
-          .map((m) => h("li", { class: game.awaiting.includes(m.seat) ? "waiting" : "done" }, rabbit(m.colour, memberName(m), { size: 34, lit: !game.awaiting.includes(m.seat) }), memberName(m), h("strong", {}, ` ${game.scores[m.seat]}`))),
+        sides(game)
+          .sort((a, b) => a.seats[0] - b.seats[0])
+          .map((side) => {
+            const waiting = side.seats.some((seat) => game.awaiting.includes(seat));
+            const first = bySeat(side.seats[0]);
+            return h(
+              "li",
+              { class: waiting ? "waiting" : "done" },
+              rabbit(first?.colour, sideName(side, nameOf), { size: 34, lit: !waiting }),
+              sideName(side, nameOf),
+              h("strong", {}, ` ${side.score}`),
+            );
+          }),
       ),
     );
   }
 
   function ranking(game) {
-    const winners = game.outcome.winners.map(nameOf).join(t("app.list_separator"));
-    const order = game.scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
+    const rows = sides(game);
+    const winners = rows.filter((row) => row.rank === 1);
+    const names = winners.map((row) => sideName(row, nameOf)).join(t("app.list_separator"));
     return h(
       "div.board-centre",
       {},
-      h("p.board-clue", {}, game.outcome.winners.length > 1 ? t("over.shared", { names: winners }) : t("over.winner", { name: winners })),
+      h("p.board-clue", {}, winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { name: names })),
       h(
         "ol.board-ranking",
         {},
-        order.map(({ score, seat }) => h("li", {}, rabbit(bySeat(seat)?.colour, nameOf(seat), { size: 40 }), nameOf(seat), h("strong", {}, ` ${score}`))),
+        rows.map((row) => h("li", {}, rabbit(bySeat(row.seats[0])?.colour, sideName(row, nameOf), { size: 40 }), sideName(row, nameOf), h("strong", {}, ` ${row.score}`))),
       ),
     );
   }
@@ -135,14 +151,12 @@ export function boardScreen(ctx, code) {
       return;
     }
     if (room.status === "lobby") {
-      const url = `${location.origin}/join/${code}`;
       ctx.render(
         h(
           "section.board-lobby",
           {},
           h("h1", {}, t("board.join", { code })),
-          h("img.board-qr", { src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr_alt", { code }) }),
-          h("p.board-url", {}, url),
+          inviteBlock(code, invite, { board: true }),
           h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 40, lit: m.connected }), memberName(m)))),
           h("p.board-status", { class: status }, t(`connection.${status}`)),
         ),
@@ -155,5 +169,11 @@ export function boardScreen(ctx, code) {
   }
   draw();
   describeCards(code).then(draw);
+  api(`/api/rooms/${code}`)
+    .then((summary) => {
+      invite = summary.invite;
+      draw();
+    })
+    .catch(() => {});
   return () => table.close();
 }

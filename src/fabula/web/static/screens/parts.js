@@ -1,7 +1,7 @@
 // Pieces several screens share: card pictures, the full-screen card viewer, the scoring track.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { rabbit } from "../rabbits.js";
+import { rabbit, setMarks } from "../rabbits.js";
 import { api } from "../net.js";
 
 const descriptions = new Map();
@@ -10,7 +10,140 @@ let trackOpen = null;
 // A member's name as shown: a bot is named by its rabbit, in the player's language.
 export function memberName(member) {
   if (!member) return undefined;
-  return member.bot ? t("lobby.bot_name", { colour: t(`colour.${member.colour}`) }) : member.name;
+  if (!member.bot) return member.name;
+  const name = t("lobby.bot_name", { colour: t(`colour.${member.colour}`) });
+  return name.charAt(0).toUpperCase() + name.slice(1); // a name, also at the start of a sentence
+}
+
+// The join link, its QR code, and — when no phone can open it — what the host should do.
+// ``invite``: the server's (`GET /api/rooms/CODE`), or null while it is on its way.
+export function inviteBlock(code, invite, { board = false } = {}) {
+  const url = invite?.url ?? `${location.origin}/join/${code}`;
+  const copy = h(
+    "button.small",
+    {
+      type: "button",
+      onclick: async (event) => {
+        try {
+          await navigator.clipboard.writeText(url);
+          event.target.textContent = t("lobby.copied");
+        } catch {
+          event.target.textContent = url;
+        }
+      },
+    },
+    t("lobby.copy"),
+  );
+  const problem = invite && !invite.reachable ? invite.problem : null;
+  return h(
+    "div.invite-link",
+    {},
+    problem
+      ? h("div.invite-problem", { role: "alert" }, h("strong", {}, t("invite.unreachable")), " ", problem === "no_network" ? t("invite.no_network") : t("invite.loopback_only"))
+      : null,
+    board ? h("p.board-url", {}, url) : h("p.join-url", {}, h("code", {}, url), " ", copy),
+    h("img", { class: board ? "board-qr" : "qr", src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr_alt", { code }), width: 200, height: 200 }),
+    !problem && !board ? h("p.hint", {}, t("invite.same_network")) : null,
+  );
+}
+
+// Every rabbit of the room gets its own mark: a bot's from its colour's name, a person's from theirs.
+export function markRabbits(members) {
+  setMarks(members.map((m) => ({ name: memberName(m), label: m.bot ? t(`colour.${m.colour}`) : m.name, byFirst: Boolean(m.bot) })));
+}
+
+// ---------------------------------------------------------------- who plays: seats, or teams
+
+// The rows of a ranking, a track or a reveal: one per seat, or — in teams — one per team, with
+// both seats (the team's rabbit is its first member's). Sorted by score, best first, with ranks.
+export function sides(game) {
+  const rows = game.teams
+    ? game.teams.map((seats, team) => ({ team, seats, score: game.scores[seats[0]] }))
+    : game.scores.map((score, seat) => ({ team: null, seats: [seat], score }));
+  rows.sort((a, b) => b.score - a.score || a.seats[0] - b.seats[0]);
+  let rank = 0;
+  rows.forEach((row, index) => {
+    if (index === 0 || row.score !== rows[index - 1].score) rank = index + 1;
+    row.rank = rank;
+  });
+  return rows;
+}
+
+// "Mara & Ben" for a team, the name for a seat.
+export function sideName(side, nameOf) {
+  if (side.seats.length === 1) return nameOf(side.seats[0]);
+  return t("team.name", { first: nameOf(side.seats[0]), second: nameOf(side.seats[1]) });
+}
+
+// The side (seat or team) a seat plays for.
+export function sideOf(game, seat) {
+  if (!game.teams) return { team: null, seats: [seat] };
+  const team = game.teams.findIndex((seats) => seats.includes(seat));
+  return { team, seats: game.teams[team] };
+}
+
+// ---------------------------------------------------------------- what a reveal says
+
+const REASONS = [
+  "told",
+  "all_found",
+  "none_found",
+  "found",
+  "missed",
+  "single_token",
+  "decoys",
+  "crowd",
+  "alone",
+  "red",
+  "owned_crowd",
+  "owned_alone",
+  "owned_red",
+  "owned_unchosen",
+];
+
+// Why a seat (or team) got its points this round, as the engine gives them: "found the card ·
+// 2 votes on their card".
+export function reasonsText(parts) {
+  return parts
+    .filter((part) => REASONS.includes(part.reason))
+    .map((part) => {
+      if (part.reason === "decoys" && part.points < part.count) {
+        return t("reason.decoys_capped", { count: part.count, points: part.points });
+      }
+      if (part.reason === "decoys" && part.count === 1) return t("reason.decoys_one");
+      const reasonKey = `reason.${part.reason}`;
+      return t(reasonKey, { count: part.count, points: part.points });
+    })
+    .join(t("reason.separator"));
+}
+
+export function votesText(count) {
+  return count === 1 ? t("reveal.votes_one") : t("reveal.votes", { count });
+}
+
+// The sentence that says what scored this round, in the words of the mode and its options.
+export function revealHeadline(last, game, nameOf) {
+  const options = game.options || {};
+  if (game.mode === "party") {
+    return options.party_score_basis === "owner" ? t("reveal.party_owners") : t("reveal.party_voters");
+  }
+  const teller = game.teams ? sideName(sideOf(game, last.storyteller), nameOf) : nameOf(last.storyteller);
+  const finders = last.finders.map((seat) => (game.teams ? sideName(sideOf(game, seat), nameOf) : nameOf(seat)));
+  const teams = Boolean(game.teams);
+  let sentence;
+  if (!last.finders.length) {
+    sentence = teams ? t("reveal.none_found_teams", { name: teller }) : t("reveal.none_found", { name: teller });
+  } else if (last.finders.length === last.voters.length) {
+    sentence = teams ? t("reveal.all_found_teams", { name: teller }) : t("reveal.all_found", { name: teller });
+  } else if (last.finders.length === 1 && options.lone_finder_bonus) {
+    sentence = t("reveal.lone_finder", { name: teller, finders: finders[0] });
+  } else {
+    sentence = t("reveal.some_found", { name: teller, finders: finders.join(t("app.list_separator")) });
+  }
+  if (game.tokens === 2 && options.single_token_bonus) {
+    sentence = t("reveal.with_bonus", { sentence, bonus: t("reveal.single_token") });
+  }
+  return sentence;
 }
 
 // A server error code in the player's language; the server's own (English) message, or a
@@ -97,32 +230,30 @@ export function cardViewer(cards, start) {
   viewer.querySelector(".viewer-close").focus();
 }
 
-// The scoring track 0–30 (a score past 30 stays on the last space, with its number shown).
+// The scoring track 0–30 (a score past 30 stays on the last space, with its number shown); in
+// teams one rabbit per team.
 export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {}) {
   const top = Math.max(30, room.settings.options?.target_score ?? 30);
+  const rows = sides(game);
+  const rabbitOf = (side, size) => rabbit(bySeat(side.seats[0])?.colour, sideName(side, nameOf), { size });
   const spaces = [];
   for (let space = 0; space <= 30; space += 1) {
-    const here = game.scores
-      .map((score, seat) => ({ score, seat }))
-      .filter(({ score }) => Math.min(score, 30) === space);
+    const here = rows.filter((side) => Math.min(side.score, 30) === space);
     spaces.push(
       h(
         "li.space",
         { class: here.length ? "occupied" : "" },
         h("span.space-number", {}, space),
-        h("span.space-rabbits", {}, here.map(({ seat }) => rabbit(bySeat(seat)?.colour, nameOf(seat), { size: board ? 34 : 18 }))),
+        h("span.space-rabbits", {}, here.map((side) => rabbitOf(side, board ? 34 : 18))),
       ),
     );
   }
   const list = h(
     "ol.scores",
     { "aria-label": t("track.scores") },
-    game.scores
-      .map((score, seat) => ({ score, seat }))
-      .sort((a, b) => b.score - a.score)
-      .map(({ score, seat }) =>
-        h("li", {}, rabbit(bySeat(seat)?.colour, nameOf(seat), { size: board ? 30 : 20 }), h("span.name", {}, nameOf(seat)), h("span.score", {}, score)),
-      ),
+    rows.map((side) =>
+      h("li", {}, rabbitOf(side, board ? 30 : 20), h("span.name", {}, sideName(side, nameOf)), h("span.score", {}, side.score)),
+    ),
   );
   return h(
     "section.track",

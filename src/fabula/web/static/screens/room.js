@@ -1,18 +1,57 @@
 // Your seat in a room: the lobby, the table in every mode, the reveal and the end of the game.
 // Each new state from the server redraws the screen; what the player is choosing (cards, slots,
-// the clue being typed) lives here between states.
+// the clue being typed) lives here between states. The reveal is drawn once, in the layer above
+// the screen, so that a redraw (any bot's move) never moves the reader's place in it.
 import { h } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { cardImage, cardViewer, describeCards, errorText, memberName, scoreTrack } from "./parts.js";
+import {
+  cardImage,
+  cardViewer,
+  describeCards,
+  errorText,
+  inviteBlock,
+  markRabbits,
+  memberName,
+  reasonsText,
+  revealHeadline,
+  scoreTrack,
+  sideName,
+  sideOf,
+  sides,
+  votesText,
+} from "./parts.js";
 
 /** What a host can pick when adding a bot, the default first after the gentlest. */
 const BOT_LEVELS = ["easy", "normal", "hard", "random"];
+const SEAT_RANGES = { odyssey: [3, 12], party: [6, 12], teams: [6, 12], classic: [3, 6] };
 
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
 }
+
+function clock(seconds) {
+  const left = Math.max(0, Math.round(seconds));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+// A countdown to ``deadline`` (Unix seconds), worded by ``words(time)``; the screen's ticker
+// keeps every one of them current.
+function countdown(deadline, words) {
+  const element = h("span.countdown", { "data-deadline": deadline });
+  element.words = words;
+  element.textContent = words(clock(deadline - Date.now() / 1000));
+  return element;
+}
+
+function tickCountdowns() {
+  for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
+    if (element.words) element.textContent = element.words(clock(Number(element.dataset.deadline) - Date.now() / 1000));
+  }
+}
+
+const timeLeft = (time) => t("table.time_left", { time });
 
 export function roomScreen(ctx, code, watch) {
   const seat = watch ? null : savedSeat(code);
@@ -36,12 +75,17 @@ export function roomScreen(ctx, code, watch) {
     revealKey: 0, // the last reveal shown (games_started × 1000 + round)
     firstStateSeen: false,
     revealing: null,
+    reveal: null, // the reveal's drawn dialog, and the parts of it that follow the table
     fatal: null,
     message: "",
+    notice: "", // what the last accepted move did ("Your vote is in")
     sending: false,
-    sound: localStorage.getItem("fabula.sound") === "on",
+    confirming: null, // "leave" or "end": the second tap a serious button asks for
+    invite: null,
+    sound: localStorage.getItem("fabula.sound") !== "off",
     wasAwaited: false,
     swapPick: null, // teams lobby: the first player the host tapped to change places
+    storySeen: sessionStorage.getItem(`fabula.story.${code}`) || "",
     botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : "normal",
   };
   const table = new Table(code, seat?.token ?? null, {
@@ -60,13 +104,20 @@ export function roomScreen(ctx, code, watch) {
     },
     onFatal: (code_, message) => {
       ui.fatal = code_;
-      if (code_ === "bad_token") saveSeat(code, null);
+      if (code_ === "bad_token" || code_ === "removed") saveSeat(code, null);
       ui.message = message;
+      closeReveal();
       draw();
     },
   });
   table.open();
-  const tick = setInterval(() => ui.room?.deadline && updateCountdown(), 1000);
+  const tick = setInterval(tickCountdowns, 1000);
+  api(`/api/rooms/${code}`)
+    .then((summary) => {
+      ui.invite = summary.invite;
+      draw();
+    })
+    .catch(() => {});
 
   function me() {
     return ui.room?.you?.seat ?? null;
@@ -84,23 +135,31 @@ export function roomScreen(ctx, code, watch) {
     const game = ui.room?.game;
     return game && me() !== null && game.phase !== "over" && game.awaiting.includes(me());
   }
+  function partnerSeat(game) {
+    if (!game?.teams || me() === null) return null;
+    return sideOf(game, me()).seats.find((s) => s !== me());
+  }
 
   function onNewState() {
-    const game = ui.room.game;
+    const room = ui.room;
+    markRabbits(room.members);
+    const game = room.game;
     if (!game) return;
-    const key = `${ui.room.games_started}:${game.round}:${game.phase}`;
+    const key = `${room.games_started}:${game.round}:${game.phase}`;
     if (key !== ui.phaseKey) {
       ui.phaseKey = key;
       ui.hand = [];
       ui.slots = [];
       ui.red = null;
       ui.message = "";
+      ui.notice = "";
     }
+    if (room.status !== "playing" && ui.confirming === "end") ui.confirming = null;
     // A round's reveal shows once, when it happens; not again on a reload or a reconnect.
     const last = game.last_round;
     if (last) {
-      const revealKey = ui.room.games_started * 1000 + last.round;
-      if (ui.firstStateSeen && revealKey > ui.revealKey) ui.revealing = last;
+      const revealKey = room.games_started * 1000 + last.round;
+      if (ui.firstStateSeen && revealKey > ui.revealKey) openReveal(last);
       ui.revealKey = Math.max(ui.revealKey, revealKey);
     }
     ui.firstStateSeen = true;
@@ -108,8 +167,8 @@ export function roomScreen(ctx, code, watch) {
     if (now && !ui.wasAwaited) nudge();
     ui.wasAwaited = now;
     document.title = now ? `● ${t("app.your_move")} · Fabula` : `Fabula · ${code}`;
-    if (me() !== null && game.phase !== "over" && ui.legalSeq !== ui.room.seq) {
-      const seq = ui.room.seq;
+    if (me() !== null && game.phase !== "over" && ui.legalSeq !== room.seq) {
+      const seq = room.seq;
       ui.legalSeq = seq;
       table.send("legal").then((reply) => {
         if (ui.room.seq === seq && reply.type === "legal") {
@@ -139,15 +198,19 @@ export function roomScreen(ctx, code, watch) {
     }
   }
 
-  async function send(type, fields) {
+  // Send a message and show what became of it. A second tap while the first is on its way sends
+  // nothing more (`Table.send` answers both with the one reply).
+  async function send(type, fields, done = "") {
     ui.sending = true;
     draw();
     const reply = await table.send(type, fields);
     ui.sending = false;
     if (reply.type === "error") {
       ui.message = errorText(reply.code, reply.message);
+      ui.notice = "";
     } else {
       ui.message = "";
+      ui.notice = done;
       if (type === "act") {
         const kind = fields.action.type;
         if (kind === "vote") ui.slots = [];
@@ -166,13 +229,19 @@ export function roomScreen(ctx, code, watch) {
 
   function draw() {
     if (ui.fatal) {
+      const removed = ui.fatal === "removed";
       ctx.render(
         h(
-          "section.card-panel",
+          "section.card-panel.fatal",
           {},
           h("h2", {}, errorText(ui.fatal)),
-          h("p", {}, ui.message),
-          h("a.button.primary", { href: "/", onclick: ctx.link("/") }, t("app.home")),
+          removed ? null : h("p", {}, ui.message),
+          h(
+            "div.actions",
+            {},
+            removed ? h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch")) : null,
+            h("a.button.primary", { href: "/", onclick: ctx.link("/") }, t("app.home")),
+          ),
         ),
       );
       return;
@@ -182,17 +251,17 @@ export function roomScreen(ctx, code, watch) {
       ctx.render(h("p.notice", {}, t("app.connecting")), { headerExtra: connection() });
       return;
     }
-    const extra = [h("span.room-code", {}, t("room.code", { code })), connection()];
+    const extra = [
+      h("span.room-code", {}, t("room.code", { code })),
+      room.you === null ? h("span.badge.watching", {}, t("room.watching")) : null,
+      connection(),
+    ];
     let body;
     if (room.status === "lobby") body = lobby(room);
     else if (room.status === "over") body = gameOver(room);
     else body = tableView(room);
-    ctx.render([body, ui.revealing ? reveal(ui.revealing) : null], { headerExtra: extra, wide: room.status !== "lobby" });
-    if (ui.revealing && ui.revealing !== ui.revealFocused) {
-      // a dialog takes the focus, so that Escape and Enter reach it
-      ui.revealFocused = ui.revealing;
-      document.querySelector(".overlay button.primary")?.focus();
-    }
+    ctx.render(body, { headerExtra: extra, wide: room.status !== "lobby" });
+    if (ui.reveal) followReveal();
   }
 
   function connection() {
@@ -204,30 +273,52 @@ export function roomScreen(ctx, code, watch) {
     );
   }
 
+  // A button that asks for a second tap before it does something that cannot be undone.
+  function serious(what, label, question, confirmLabel, action) {
+    if (ui.confirming !== what) {
+      return h("button.small.quiet", { type: "button", onclick: () => ((ui.confirming = what), draw()) }, label);
+    }
+    return h(
+      "div.confirm",
+      { role: "group", "aria-label": label },
+      h("p", {}, question),
+      h(
+        "div.actions",
+        {},
+        h("button.danger", { type: "button", disabled: ui.sending, "data-keep": `confirm-${what}`, onclick: action }, confirmLabel),
+        h("button", { type: "button", onclick: () => ((ui.confirming = null), draw()) }, t("app.cancel")),
+      ),
+    );
+  }
+
+  function leaveButton(room) {
+    if (!room.you) return null;
+    const question = room.status === "playing" ? t("room.leave_game_question") : t("room.leave_question");
+    return serious("leave", t("room.leave"), question, t("room.leave_now"), async () => {
+      const reply = await send("leave", { for_good: true });
+      if (reply.type === "ack") {
+        saveSeat(code, null);
+        ctx.go("/");
+      }
+    });
+  }
+
   // ---------------------------------------------------------------- lobby
+
+  function startProblem(room, count, low, high) {
+    const mode = room.settings.mode;
+    if (count < low) return t("lobby.need_more", { count: low - count, low });
+    if (count > high) return t("lobby.too_many", { high });
+    if (mode === "teams" && count % 2) return t("lobby.teams_even");
+    return "";
+  }
 
   function lobby(room) {
     const host = room.you?.host;
     const mode = room.settings.mode;
-    const [low, high] = { odyssey: [3, 12], party: [6, 12], teams: [6, 12], classic: [3, 6] }[mode];
+    const [low, high] = SEAT_RANGES[mode];
     const count = room.members.length;
-    const fits = count >= low && count <= high && (mode !== "teams" || count % 2 === 0);
-    const joinUrl = `${location.origin}/join/${code}`;
-    const copy = h(
-      "button",
-      {
-        type: "button",
-        onclick: async (event) => {
-          try {
-            await navigator.clipboard.writeText(joinUrl);
-            event.target.textContent = t("lobby.copied");
-          } catch {
-            event.target.textContent = joinUrl;
-          }
-        },
-      },
-      t("lobby.copy"),
-    );
+    const problem = startProblem(room, count, low, high);
     const seats = h(
       "ul.seats",
       {},
@@ -237,9 +328,13 @@ export function roomScreen(ctx, code, watch) {
           { class: m.connected ? "here" : "gone" },
           rabbit(m.colour, memberName(m), { size: 36, lit: m.connected }),
           h("span.seat-name", {}, memberName(m)),
-          m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
-          m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
-          m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
+          h(
+            "span.badges",
+            {},
+            m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
+            m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
+            m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
+          ),
           host && m.member !== room.you?.member
             ? h("button.small", { type: "button", onclick: () => send("kick", { member: m.member }) }, m.bot ? t("lobby.remove_bot") : t("lobby.kick"))
             : null,
@@ -283,31 +378,42 @@ export function roomScreen(ctx, code, watch) {
             host ? h("p.hint", {}, ui.swapPick === null ? t("lobby.swap_hint") : t("lobby.swap_second")) : null,
           )
         : null;
-    const controls = host
-      ? h(
-          "div.actions",
+    let controls;
+    if (host) {
+      controls = h(
+        "div.actions",
+        {},
+        h(
+          "label.bot-level",
           {},
+          t("lobby.bot_level"),
+          " ",
           h(
-            "label.bot-level",
-            {},
-            t("lobby.bot_level"),
-            " ",
-            h(
-              "select",
-              {
-                "data-keep": "bot-level",
-                onchange: (event) => {
-                  ui.botLevel = event.target.value;
-                  localStorage.setItem("fabula.botLevel", ui.botLevel);
-                },
+            "select",
+            {
+              "data-keep": "bot-level",
+              onchange: (event) => {
+                ui.botLevel = event.target.value;
+                localStorage.setItem("fabula.botLevel", ui.botLevel);
               },
-              BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
-            ),
+            },
+            BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
           ),
-          h("button", { type: "button", disabled: count >= high, onclick: () => send("add_bot", { level: ui.botLevel, language }) }, t("lobby.add_bot")),
-          h("button.primary", { type: "button", disabled: !fits || ui.sending, onclick: () => send("start") }, t("lobby.start")),
-        )
-      : h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));
+        ),
+        h("button", { type: "button", disabled: count >= high || ui.sending, onclick: () => send("add_bot", { level: ui.botLevel, language }) }, t("lobby.add_bot")),
+        h("button.primary", { type: "button", disabled: Boolean(problem) || ui.sending, onclick: () => send("start") }, t("lobby.start")),
+      );
+    } else if (room.you) {
+      controls = h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));
+    } else {
+      controls = h(
+        "div.actions",
+        {},
+        count < high
+          ? h("a.button.primary", { href: `/join/${code}`, onclick: ctx.link(`/join/${code}`) }, t("room.take_seat"))
+          : h("p.hint", {}, t("join.full")),
+      );
+    }
     return h(
       "section.lobby",
       {},
@@ -316,16 +422,17 @@ export function roomScreen(ctx, code, watch) {
       seats,
       teams,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+      problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
       controls,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       h(
         "div.invite",
         {},
         h("h3", {}, t("lobby.invite")),
-        h("p.join-url", {}, h("code", {}, joinUrl), " ", copy),
-        h("img.qr", { src: `/api/rooms/${code}/qr.svg`, alt: t("lobby.qr_alt", { code }), width: 200, height: 200 }),
+        inviteBlock(code, ui.invite),
         h("p", {}, h("a", { href: `/room/${code}/board`, target: "_blank" }, t("lobby.board_link"))),
       ),
+      h("div.leave-row", {}, leaveButton(room)),
       chatPanel(room),
     );
   }
@@ -363,10 +470,70 @@ export function roomScreen(ctx, code, watch) {
       if (game.phase === "vote") {
         if (mine === game.storyteller && room.settings.mode === "party") return t("table.party_teller_vote", { clue });
         if (room.settings.mode === "party") return t("table.party_vote", { clue });
-        return game.tokens === 2 ? t("table.vote_two", { clue }) : t("table.vote_one", { clue });
+        if (game.tokens === 2) {
+          return game.options?.single_token_bonus ? t("table.vote_two", { name: teller, clue }) : t("table.vote_two_plain", { name: teller, clue });
+        }
+        return t("table.vote_one", { name: teller, clue });
       }
     }
     return waitingFor ? t("table.waiting_for", { names: waitingFor }) : t("table.waiting");
+  }
+
+  // Who the table waits for but is not here: a bot plays for them, now or after their grace.
+  function awayLines(game) {
+    const lines = [];
+    for (const s of game.awaiting) {
+      const member = bySeat(s);
+      if (!member || member.bot || s === me()) continue;
+      if (member.away) lines.push(h("p.away-line", {}, t("table.bot_plays_for", { name: nameOf(s) })));
+      else if (member.stand_in_at && member.stand_in_at > Date.now() / 1000) {
+        const name = nameOf(s);
+        lines.push(h("p.away-line", {}, countdown(member.stand_in_at, (time) => t("table.stand_in", { name, time }))));
+      } else if (member.stand_in_at) lines.push(h("p.away-line", {}, t("table.bot_plays_for", { name: nameOf(s) })));
+    }
+    return lines;
+  }
+
+  // Told once to a player back at the table: what a bot played for them meanwhile.
+  function missedStory(room, game) {
+    const moves = room.you?.stood_in || [];
+    const told = `${room.games_started}:${moves.map((m) => `${m.round}${m.action.type}`).join(",")}`;
+    if (!moves.length || ui.storySeen === told) return null;
+    const describe = (move) => {
+      const action = move.action;
+      const cards = action.type === "tell" ? [action.card] : action.type === "play" ? action.cards : [];
+      let text;
+      if (action.type === "tell") text = t("story.told", { clue: action.clue });
+      else if (action.type === "blind_clue") text = t("story.blind_clue", { clue: action.clue });
+      else if (action.type === "play") text = t("story.played");
+      else if (action.type === "propose") text = t("story.proposed");
+      else if (action.type === "vote") text = t("story.voted", { slots: action.slots.join(t("app.list_separator")) });
+      else text = t("story.red", { slot: action.slot });
+      return h(
+        "li",
+        {},
+        h("span", {}, t("table.round", { round: move.round }), t("app.colon"), text),
+        cards.map((card) => h("span.story-card", {}, cardImage(card, { width: 200 }))),
+      );
+    };
+    return h(
+      "section.story",
+      { role: "status" },
+      h("p", {}, h("strong", {}, t("story.title"))),
+      h("ul", {}, moves.map(describe)),
+      h(
+        "button.small",
+        {
+          type: "button",
+          onclick: () => {
+            ui.storySeen = told;
+            sessionStorage.setItem(`fabula.story.${code}`, told);
+            draw();
+          },
+        },
+        t("story.ok"),
+      ),
+    );
   }
 
   function tableView(room) {
@@ -374,12 +541,16 @@ export function roomScreen(ctx, code, watch) {
     const mine = me();
     const phase = game.phase;
     const canAct = awaited() || (mine !== null && (phase === "play" || phase === "vote") && ui.legal?.length);
-    const deadline = room.deadline ? h("span.countdown", { "data-deadline": room.deadline }, countdownText(room.deadline)) : null;
+    const deadline = room.deadline ? countdown(room.deadline, timeLeft) : null;
+    const partner = partnerSeat(game);
     const top = h(
       "div.table-head",
       {},
       h("span.round", {}, t("table.round", { round: game.round })),
-      h("span.teller", {}, rabbit(bySeat(game.storyteller)?.colour, nameOf(game.storyteller), { size: 22 }), t("table.storyteller", { name: nameOf(game.storyteller) })),
+      h("span.teller", {}, rabbit(bySeat(game.storyteller)?.colour, nameOf(game.storyteller), { size: 22 }), h("span.head-name", {}, t("table.storyteller", { name: nameOf(game.storyteller) }))),
+      partner !== null && partner !== undefined
+        ? h("span.partner", {}, rabbit(bySeat(partner)?.colour, nameOf(partner), { size: 22 }), h("span.head-name", {}, t("table.partner", { name: nameOf(partner) })))
+        : null,
       deadline,
     );
     const clue = game.clue ? h("p.clue", { "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
@@ -393,33 +564,69 @@ export function roomScreen(ctx, code, watch) {
         top,
         clue,
         line,
+        awayLines(game),
+        missedStory(room, game),
         actedRow(room, game),
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
         handStrip(room, game),
         ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+        ui.notice ? h("p.notice-line", { role: "status" }, ui.notice) : null,
         canAct ? actionBar(room, game) : null,
       ),
       h(
         "aside.side",
         {},
         scoreTrack(room, game, { nameOf, bySeat }),
-        game.last_round
-          ? h("button.small", { type: "button", onclick: () => ((ui.revealing = game.last_round), draw()) }, t("table.show_last_round"))
-          : null,
-        h(
-          "label.sound-toggle",
-          {},
-          h("input", {
-            type: "checkbox",
-            checked: ui.sound,
-            onchange: (event) => {
-              ui.sound = event.target.checked;
-              localStorage.setItem("fabula.sound", ui.sound ? "on" : "off");
-            },
-          }),
-          ` ${t("table.sound")}`,
-        ),
+        game.last_round ? h("button.small", { type: "button", onclick: () => openReveal(game.last_round) }, t("table.show_last_round")) : null,
+        room.you ? soundToggle() : null,
+        room.you ? null : takeOver(room),
+        room.you?.host ? serious("end", t("room.end"), t("room.end_question"), t("room.end_now"), () => send("end")) : null,
+        leaveButton(room),
         chatPanel(room),
+      ),
+    );
+  }
+
+  function soundToggle() {
+    return h(
+      "label.sound-toggle",
+      {},
+      h("input", {
+        type: "checkbox",
+        checked: ui.sound,
+        onchange: (event) => {
+          ui.sound = event.target.checked;
+          localStorage.setItem("fabula.sound", ui.sound ? "on" : "off");
+        },
+      }),
+      ` ${t("table.sound")}`,
+    );
+  }
+
+  // A spectator may sit down in a seat a bot plays (a bot the host added, or a stand-in for
+  // someone who left for good).
+  function takeOver(room) {
+    const open = room.members.filter((m) => m.open);
+    if (!open.length) return null;
+    return h(
+      "section.take-over",
+      {},
+      h("h3", {}, t("room.take_over_title")),
+      h(
+        "ul",
+        {},
+        open.map((m) =>
+          h(
+            "li",
+            {},
+            h(
+              "a.button.small",
+              { href: `/join/${code}?seat=${m.member}`, onclick: ctx.link(`/join/${code}?seat=${m.member}`) },
+              rabbit(m.colour, memberName(m), { size: 20 }),
+              t("room.take_over", { name: memberName(m) }),
+            ),
+          ),
+        ),
       ),
     );
   }
@@ -433,11 +640,14 @@ export function roomScreen(ctx, code, watch) {
       seats.map((s) => {
         const member = bySeat(s);
         const done = !game.awaiting.includes(s);
+        const away = member && !member.bot && (member.away || !member.connected);
+        const state = done ? t("table.done") : away ? t("table.away") : t("table.thinking");
         return h(
           "li",
-          { class: done ? "done" : "waiting", title: `${nameOf(s)}: ${done ? t("table.done") : t("table.thinking")}` },
+          { class: [done ? "done" : "waiting", away ? "away" : ""].join(" "), title: `${nameOf(s)}: ${state}` },
           rabbit(member?.colour, nameOf(s), { size: 26, lit: done }),
-          h("span.sr-only", {}, `${nameOf(s)}: ${done ? t("table.done") : t("table.thinking")}`),
+          away && !done ? h("span.away-mark", { "aria-hidden": "true" }, "zZ") : null,
+          h("span.sr-only", {}, `${nameOf(s)}: ${state}`),
         );
       }),
     );
@@ -520,9 +730,10 @@ export function roomScreen(ctx, code, watch) {
         hand.map((card, index) => {
           const chosen = ui.hand.includes(card);
           const played = game.my_cards.includes(card);
+          const proposed = game.my_proposal === card;
           return h(
             "li.hand-card",
-            { class: [chosen ? "chosen" : "", played ? "played" : ""].join(" ") },
+            { class: [chosen ? "chosen" : "", played ? "played" : "", proposed ? "proposed" : ""].join(" ") },
             h(
               "button.card-button",
               {
@@ -533,7 +744,7 @@ export function roomScreen(ctx, code, watch) {
                 onclick: () => chooseHandCard(game, card),
               },
               cardImage(card, { width: 400 }),
-              played ? h("span.tag", {}, t("table.played")) : null,
+              played ? h("span.tag", {}, t("table.played")) : proposed ? h("span.tag", {}, t("table.suggested")) : null,
             ),
             h("button.zoom", { type: "button", "aria-label": t("table.zoom"), onclick: () => cardViewer(hand, index) }, "⤢"),
           );
@@ -570,7 +781,17 @@ export function roomScreen(ctx, code, watch) {
           onsubmit: async (event) => {
             event.preventDefault();
             const clue = ui.clue.trim();
-            if (!clue) return;
+            if (!clue) {
+              ui.message = t("error.clue_empty");
+              draw();
+              document.querySelector(".clue-input")?.focus();
+              return;
+            }
+            if (!blind.length && ui.hand.length !== 1) {
+              ui.message = t("table.pick_card_first");
+              draw();
+              return;
+            }
             const reply = blind.length
               ? await send("act", { action: { type: "blind_clue", clue } })
               : await send("act", { action: { type: "tell", card: ui.hand[0], clue } });
@@ -579,7 +800,7 @@ export function roomScreen(ctx, code, watch) {
           },
         },
         input,
-        h("button.primary", { type: "submit", disabled: !ready || ui.sending }, blind.length ? t("table.give_clue") : t("table.tell")),
+        h("button.primary", { type: "submit", disabled: ui.sending }, blind.length ? t("table.give_clue") : t("table.tell")),
         !blind.length && !ready ? h("span.hint", {}, t("table.pick_card_first")) : null,
       );
     }
@@ -590,7 +811,11 @@ export function roomScreen(ctx, code, watch) {
       buttons.push(
         h(
           "button.primary",
-          { type: "button", disabled: !matching || ui.sending, onclick: () => send("act", { action: { type: "play", cards: ui.hand } }) },
+          {
+            type: "button",
+            disabled: !matching || ui.sending,
+            onclick: () => send("act", { action: { type: "play", cards: ui.hand } }, t("table.play_sent")),
+          },
           proposals.length ? t("table.play_for_team") : game.cards_to_play === 2 ? t("table.play_these") : t("table.play_this"),
         ),
       );
@@ -598,12 +823,17 @@ export function roomScreen(ctx, code, watch) {
         buttons.push(
           h(
             "button",
-            { type: "button", disabled: ui.hand.length !== 1 || ui.sending, onclick: () => send("act", { action: { type: "propose", card: ui.hand[0] } }) },
+            {
+              type: "button",
+              disabled: ui.hand.length !== 1 || ui.sending,
+              onclick: () => send("act", { action: { type: "propose", card: ui.hand[0] } }, t("table.proposal_sent")),
+            },
             t("table.propose"),
           ),
         );
       }
-      if (game.teammate_proposed) buttons.push(h("span.hint", {}, t("table.teammate_proposed")));
+      const partner = partnerSeat(game);
+      if (game.teammate_proposed && partner !== null) buttons.push(h("p.hint.partner-offer", {}, t("table.teammate_proposed", { name: nameOf(partner) })));
     }
     const votes = legalOf("vote");
     if (votes.length) {
@@ -611,7 +841,11 @@ export function roomScreen(ctx, code, watch) {
       buttons.push(
         h(
           "button.primary",
-          { type: "button", disabled: !matching || ui.sending, onclick: () => send("act", { action: { type: "vote", slots: ui.slots } }) },
+          {
+            type: "button",
+            disabled: !matching || ui.sending,
+            onclick: () => send("act", { action: { type: "vote", slots: ui.slots } }, t("table.vote_sent")),
+          },
           ui.slots.length === 2 ? t("table.vote_both") : t("table.vote"),
         ),
       );
@@ -621,7 +855,11 @@ export function roomScreen(ctx, code, watch) {
       buttons.push(
         h(
           "button.red",
-          { type: "button", disabled: ui.red === null || ui.sending, onclick: () => send("act", { action: { type: "red", slot: ui.red } }) },
+          {
+            type: "button",
+            disabled: ui.red === null || ui.sending,
+            onclick: () => send("act", { action: { type: "red", slot: ui.red } }, t("table.red_placed", { slot: ui.red })),
+          },
           t("table.place_red"),
         ),
       );
@@ -630,37 +868,79 @@ export function roomScreen(ctx, code, watch) {
     return buttons.length ? h("div.action-bar", {}, buttons) : null;
   }
 
-  // ---------------------------------------------------------------- reveal and the end
+  // ---------------------------------------------------------------- the reveal
 
-  function reveal(last) {
-    const close = () => {
-      ui.revealing = null;
-      draw();
-    };
+  function openReveal(last) {
+    closeReveal();
+    ui.revealing = last;
+    ui.reveal = buildReveal(last);
+    ctx.overlay(ui.reveal.dialog);
+    ui.reveal.dialog.querySelector("button.primary")?.focus(); // Escape and Enter reach the dialog
+  }
+
+  function closeReveal() {
+    if (!ui.reveal) return;
+    ui.revealing = null;
+    ui.reveal = null;
+    ctx.overlay(null);
+  }
+
+  // What in the open reveal follows the table: whether your move is awaited, and its timer.
+  function followReveal() {
+    const room = ui.room;
+    const turn = ui.reveal.turn;
+    const mine = awaited() && room.game?.phase !== "over";
+    const wanted = mine ? `${room.seq}` : "";
+    if (turn.dataset.seq === wanted) return;
+    turn.dataset.seq = wanted;
+    turn.replaceChildren(...(mine ? [t("reveal.your_turn"), room.deadline ? " " : "", room.deadline ? countdown(room.deadline, timeLeft) : ""] : []));
+    turn.hidden = !mine;
+  }
+
+  function buildReveal(last) {
+    const game = ui.room.game;
+    const party = game.mode === "party";
     const votersOf = (slot) => last.votes.flatMap((slots, voter) => slots.filter((s) => s === slot).map(() => voter));
-    return h(
+    const rows = game.teams
+      ? game.teams.map((seats, team) => ({ team, seats }))
+      : last.points.map((_, seat) => ({ team: null, seats: [seat] }));
+    const turn = h("p.reveal-turn", { role: "status", hidden: true });
+    const dialog = h(
       "div.overlay",
-      { role: "dialog", "aria-modal": "true", "aria-label": t("reveal.title"), onkeydown: (event) => event.key === "Escape" && close() },
+      { role: "dialog", "aria-modal": "true", "aria-label": t("reveal.title"), onkeydown: (event) => event.key === "Escape" && (closeReveal(), draw()) },
       h(
         "div.reveal",
         {},
         h("h2", {}, t("reveal.title_round", { round: last.round })),
-        h("p.reveal-clue", {}, t("table.quoted_clue", { clue: last.clue })),
-        h("p", {}, last.storyteller_scored ? t("reveal.scored", { name: nameOf(last.storyteller) }) : t("reveal.not_scored", { name: nameOf(last.storyteller) })),
+        h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
+        h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
+        turn,
         h(
           "ol.reveal-cards",
           {},
           last.table.map((card, index) => {
             const slot = index + 1;
             const owner = last.owners[index];
-            const isTeller = card === last.storyteller_card;
+            const isTeller = card === last.storyteller_card && !party;
+            const voters = votersOf(slot);
             return h(
               "li.reveal-card",
               { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
               cardImage(card, { width: 400 }),
               h("span.slot-number", {}, slot),
-              h("div.owner", {}, rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }), nameOf(owner), isTeller ? ` · ${t("reveal.storytellers_card")}` : ""),
-              h("div.voters", {}, votersOf(slot).map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 }))),
+              h(
+                "div.owner",
+                {},
+                rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }),
+                h("span.owner-name", {}, nameOf(owner)),
+                isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
+              ),
+              h(
+                "div.voters",
+                { "aria-label": votesText(voters.length) },
+                voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 })),
+                party ? h("span.vote-count", {}, votesText(voters.length)) : null,
+              ),
               last.red === slot ? h("span.red-mark", {}, t("table.red_token")) : null,
             );
           }),
@@ -668,49 +948,78 @@ export function roomScreen(ctx, code, watch) {
         h(
           "ul.points",
           {},
-          last.points.map((points, s) =>
-            h("li", { style: { "--delay": `${0.6 + s * 0.05}s` } }, rabbit(bySeat(s)?.colour, nameOf(s), { size: 22 }), nameOf(s), h("strong.gain", {}, ` +${points}`), ` → ${last.scores[s]}`),
+          rows.map((row, index) => {
+            const seatNumber = row.seats[0];
+            const name = sideName(row, nameOf);
+            const reasons = last.reasons?.[seatNumber] ? reasonsText(last.reasons[seatNumber]) : "";
+            return h(
+              "li",
+              { style: { "--delay": `${0.6 + index * 0.05}s` } },
+              h(
+                "span.points-line",
+                {},
+                rabbit(bySeat(seatNumber)?.colour, name, { size: 22 }),
+                h("span.points-name", {}, name),
+                h("strong.gain", {}, ` +${last.points[seatNumber]}`),
+                h("span.total", {}, ` → ${last.scores[seatNumber]}`),
+              ),
+              reasons ? h("span.reasons", {}, reasons) : null,
+            );
+          }),
+        ),
+        h(
+          "div.reveal-actions",
+          {},
+          h(
+            "button.primary",
+            {
+              type: "button",
+              onclick: () => {
+                closeReveal();
+                draw();
+              },
+            },
+            t("reveal.continue"),
           ),
         ),
-        h("div.reveal-actions", {}, h("button.primary", { type: "button", "data-keep": "reveal-continue", onclick: close }, t("reveal.continue"))),
       ),
     );
+    return { dialog, turn };
   }
+
+  // ---------------------------------------------------------------- the end
 
   function gameOver(room) {
     const game = room.game;
-    const outcome = game.outcome;
-    const order = game.scores.map((score, s) => ({ score, s })).sort((a, b) => b.score - a.score);
-    let rank = 0;
-    let previous = null;
-    const rows = order.map(({ score, s }, index) => {
-      if (score !== previous) rank = index + 1;
-      previous = score;
-      const member = bySeat(s);
-      return h(
+    const rows = sides(game);
+    const winners = rows.filter((row) => row.rank === 1);
+    const names = winners.map((row) => sideName(row, nameOf)).join(t("app.list_separator"));
+    const ranking = rows.map((row) =>
+      h(
         "li",
-        { class: outcome.winners.includes(s) ? "winner" : "" },
-        h("span.rank", {}, rank),
-        rabbit(member?.colour, nameOf(s), { size: 30 }),
-        h("span.name", {}, nameOf(s)),
-        h("span.score", {}, score),
-      );
-    });
-    const winners = outcome.winners.map(nameOf).join(t("app.list_separator"));
+        { class: row.rank === 1 ? "winner" : "" },
+        h("span.rank", {}, row.rank),
+        rabbit(bySeat(row.seats[0])?.colour, sideName(row, nameOf), { size: 30 }),
+        h("span.name", {}, sideName(row, nameOf)),
+        h("span.score", {}, row.score),
+      ),
+    );
     return h(
       "section.game-over",
       {},
-      h("h2", {}, outcome.winners.length > 1 ? t("over.shared", { names: winners }) : t("over.winner", { name: winners })),
-      h("ol.ranking", {}, rows),
+      h("h2", {}, winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { name: names })),
+      h("ol.ranking", {}, ranking),
       room.you?.host
-        ? h("div.actions", {}, h("button.primary", { type: "button", onclick: () => send("rematch") }, t("over.rematch")))
-        : h("p.hint", {}, t("over.rematch_wait")),
+        ? h("div.actions", {}, h("button.primary", { type: "button", disabled: ui.sending, onclick: () => send("rematch") }, t("over.rematch")))
+        : h("p.hint", {}, room.you ? t("over.rematch_wait") : t("over.watching")),
+      ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
       h("p", {}, h("a", { href: "/", onclick: ctx.link("/") }, t("app.home"))),
+      h("div.leave-row", {}, leaveButton(room)),
       chatPanel(room),
     );
   }
 
-  // ---------------------------------------------------------------- chat and timers
+  // ---------------------------------------------------------------- chat
 
   function chatPanel(room) {
     if (me() === null && room.you === null && !ui.chat.length) return null;
@@ -753,20 +1062,10 @@ export function roomScreen(ctx, code, watch) {
     );
   }
 
-  function countdownText(deadline) {
-    const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-    return t("table.time_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
-  }
-
-  function updateCountdown() {
-    for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
-      element.textContent = countdownText(Number(element.dataset.deadline));
-    }
-  }
-
   describeCards(code).then(draw);
   return () => {
     clearInterval(tick);
     table.close();
+    closeReveal();
   };
 }

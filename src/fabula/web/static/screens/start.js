@@ -1,16 +1,48 @@
-// Home (create a room, or join one by code) and the join screen (name and rabbit).
+// Home (create a room, join one by code, get back to your rooms, open a board) and the join
+// screen (name and rabbit; during a game, the seat of a bot to take over).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
-import { api, saveSeat, savedSeat } from "../net.js";
+import { api, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
 import { errorText as codeText, memberName } from "./parts.js";
 
 const MODES = ["odyssey", "party", "teams", "classic"];
 const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
+const NAME_MAX = 24;
+const statusText = (status) => ({ lobby: t("home.status_lobby"), playing: t("home.status_playing"), over: t("home.status_over") })[status];
 const seatsOf = (mode) => SEATS[mode] ?? [6, 8, 10, 12].join(t("app.list_separator"));
 
 function errorText(error) {
+  if (error.code === "too_many_rooms" && error.details?.retry_after) {
+    return t("error.too_many_rooms_wait", { minutes: Math.max(1, Math.round(error.details.retry_after / 60)) });
+  }
   return codeText(error.code, error.message);
+}
+
+// One tap of a button that sends a request: a second tap while it is on its way does nothing,
+// and a retry after a lost answer carries the same request id (the server makes it once).
+function oneTap() {
+  let busy = false;
+  let id = requestId();
+  return {
+    get busy() {
+      return busy;
+    },
+    async run(work) {
+      if (busy) return;
+      busy = true;
+      try {
+        await work(id);
+        id = requestId();
+      } catch (error) {
+        // refused: the next try is a new request; not sent (offline): the same one again
+        if (error.code !== "offline") id = requestId();
+        throw error;
+      } finally {
+        busy = false;
+      }
+    },
+  };
 }
 
 function colourPicker(name, colours, chosen, onPick) {
@@ -44,6 +76,29 @@ function field(label, input, hint) {
   return h("label.field", {}, h("span.label", {}, label), input, hint ? h("span.hint", {}, hint) : null);
 }
 
+// The name field: a name longer than the server takes is said to be, not silently cut.
+function nameField(form) {
+  const warning = h("span.hint.name-warning", { "aria-live": "polite" });
+  const check = () => {
+    const length = [...form.name.trim()].length;
+    warning.textContent = length > NAME_MAX ? t("start.name_too_long", { count: length, max: NAME_MAX }) : "";
+    warning.classList.toggle("error", length > NAME_MAX);
+  };
+  const input = h("input", {
+    name: "name",
+    required: true,
+    value: form.name,
+    autocomplete: "nickname",
+    "data-keep": "name",
+    oninput: (event) => {
+      form.name = event.target.value;
+      check();
+    },
+  });
+  check();
+  return h("label.field", {}, h("span.label", {}, t("start.name")), input, warning);
+}
+
 function numberInput(key, value, min, max, placeholder) {
   return h("input", { type: "number", min, max, value: value ?? "", placeholder: placeholder ?? "", "data-keep": key, name: key });
 }
@@ -52,6 +107,8 @@ export function homeScreen(ctx) {
   const form = { name: localStorage.getItem("fabula.name") || "", colour: "blue", mode: "odyssey", decks: ["fabula"] };
   let decks = [{ name: "fabula", title: "Fabula", cards: 84, described: true }];
   let message = "";
+  let mine = []; // the rooms whose seat this browser holds, as the server describes them
+  const creating = oneTap();
 
   const draw = () => {
     const code = h("input.code-input", {
@@ -63,28 +120,45 @@ export function homeScreen(ctx) {
       "aria-label": t("home.code"),
       "data-keep": "code",
     });
+    const typed = () => code.value.trim().toUpperCase();
     const joinForm = h(
       "form.card-panel.join-panel",
       {
         onsubmit: (event) => {
           event.preventDefault();
-          const value = code.value.trim().toUpperCase();
-          if (value) ctx.go(`/join/${value}`);
+          if (typed()) ctx.go(`/join/${typed()}`);
         },
       },
       h("h2", {}, t("home.join_title")),
-      h("div.row", {}, code, h("button.primary", { type: "submit" }, t("home.join"))),
+      h(
+        "div.row",
+        {},
+        code,
+        h("button.primary", { type: "submit" }, t("home.join")),
+        h("button", { type: "button", onclick: () => typed() && ctx.go(`/room/${typed()}/board`) }, t("home.board")),
+      ),
+      h("p.hint", {}, t("home.board_hint")),
     );
+    const yours = mine.length
+      ? h(
+          "section.card-panel.your-rooms",
+          {},
+          h("h2", {}, t("home.your_rooms")),
+          h(
+            "ul",
+            {},
+            mine.map((room) =>
+              h(
+                "li",
+                {},
+                h("span.your-room", {}, t("room.code", { code: room.code }), " · ", t(`mode.${room.mode}`), " · ", statusText(room.status)),
+                h("a.button.small.primary", { href: `/room/${room.code}`, onclick: ctx.link(`/room/${room.code}`) }, t("home.back_to_room")),
+              ),
+            ),
+          ),
+        )
+      : null;
 
-    const name = h("input", {
-      name: "name",
-      maxlength: 24,
-      required: true,
-      value: form.name,
-      autocomplete: "nickname",
-      "data-keep": "name",
-      oninput: (event) => (form.name = event.target.value),
-    });
     const modes = h(
       "fieldset.modes",
       {},
@@ -114,8 +188,8 @@ export function homeScreen(ctx) {
       "details.advanced",
       { open: form.advancedOpen, ontoggle: (event) => (form.advancedOpen = event.target.open) },
       h("summary", {}, t("start.advanced")),
-      field(t("start.target_score"), numberInput("target", form.target, 5, 60, ["odyssey", "classic"].includes(form.mode) ? "30" : ""), t("start.target_hint")),
-      field(t("start.cycles"), numberInput("cycles", form.cycles, 1, 10, ""), t("start.cycles_hint")),
+      field(t("start.target_score"), numberInput("target", form.target, 5, 1000, ["odyssey", "classic"].includes(form.mode) ? "30" : ""), t("start.target_hint")),
+      field(t("start.cycles"), numberInput("cycles", form.cycles, 1, 50, ""), t("start.cycles_hint")),
       h(
         "div.timers",
         {},
@@ -138,9 +212,7 @@ export function homeScreen(ctx) {
               value: deck.name,
               checked: form.decks.includes(deck.name),
               onchange: (event) => {
-                form.decks = event.target.checked
-                  ? [...form.decks, deck.name]
-                  : form.decks.filter((d) => d !== deck.name);
+                form.decks = event.target.checked ? [...form.decks, deck.name] : form.decks.filter((d) => d !== deck.name);
               },
             }),
             ` ${deck.title} (${t("start.cards", { count: deck.cards })})`,
@@ -152,7 +224,7 @@ export function homeScreen(ctx) {
     const createForm = h(
       "form.card-panel.create-panel",
       {
-        onsubmit: async (event) => {
+        onsubmit: (event) => {
           event.preventDefault();
           const data = new FormData(event.target);
           const number = (key) => (data.get(key) ? Number(data.get(key)) : null);
@@ -170,26 +242,29 @@ export function homeScreen(ctx) {
             play_seconds: form.playSeconds ?? null,
             vote_seconds: form.voteSeconds ?? null,
           };
-          try {
-            localStorage.setItem("fabula.name", form.name);
-            const seat = await api("/api/rooms", { name: form.name, colour: form.colour, settings });
-            saveSeat(seat.code, { token: seat.token, member: seat.member });
-            ctx.go(`/room/${seat.code}`);
-          } catch (error) {
-            message = errorText(error);
-            draw();
-          }
+          creating
+            .run(async (request) => {
+              draw(); // the button shows that it is busy
+              localStorage.setItem("fabula.name", form.name);
+              const seat = await api("/api/rooms", { name: form.name, colour: form.colour, settings, request });
+              saveSeat(seat.code, { token: seat.token, member: seat.member });
+              ctx.go(`/room/${seat.code}`);
+            })
+            .catch((error) => {
+              message = errorText(error);
+              draw();
+            });
         },
       },
       h("h2", {}, t("home.create_title")),
-      field(t("start.name"), name),
+      nameField(form),
       colourPicker("colour", Object.keys(RABBITS), form.colour, (colour) => (form.colour = colour)),
       modes,
       advanced,
       message ? h("p.error", { role: "alert" }, message) : null,
-      h("div.actions", {}, h("button.primary", { type: "submit" }, t("home.create"))),
+      h("div.actions", {}, h("button.primary", { type: "submit", disabled: creating.busy }, t("home.create"))),
     );
-    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), joinForm, createForm]);
+    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), yours, joinForm, createForm]);
   };
   draw();
   api("/api/decks")
@@ -198,6 +273,21 @@ export function homeScreen(ctx) {
       draw();
     })
     .catch(() => {});
+  // The rooms this browser holds a seat in, newest first; a room that is gone is forgotten.
+  Promise.all(
+    Object.keys(savedSeats())
+      .reverse()
+      .slice(0, 6)
+      .map((code) =>
+        api(`/api/rooms/${code}`).catch((error) => {
+          if (error.code === "no_room") saveSeat(code, null);
+          return null;
+        }),
+      ),
+  ).then((found) => {
+    mine = found.filter(Boolean);
+    if (mine.length) draw();
+  });
 }
 
 export function joinScreen(ctx, code) {
@@ -207,7 +297,27 @@ export function joinScreen(ctx, code) {
   }
   let summary = null;
   let message = "";
-  const form = { name: localStorage.getItem("fabula.name") || "", colour: null };
+  const wanted = Number(new URLSearchParams(location.search).get("seat"));
+  const form = { name: localStorage.getItem("fabula.name") || "", colour: null, replaces: Number.isInteger(wanted) ? wanted : null };
+  const joining = oneTap();
+
+  const submit = (event) => {
+    event.preventDefault();
+    joining
+      .run(async (request) => {
+        draw();
+        localStorage.setItem("fabula.name", form.name);
+        const body = { name: form.name, colour: form.colour, request };
+        if (summary.status === "playing") body.replaces = form.replaces;
+        const seat = await api(`/api/rooms/${code}/join`, body);
+        saveSeat(code, { token: seat.token, member: seat.member });
+        ctx.go(`/room/${code}`);
+      })
+      .catch(async (error) => {
+        message = errorText(error);
+        await refresh();
+      });
+  };
 
   const draw = () => {
     if (summary === null) {
@@ -218,61 +328,64 @@ export function joinScreen(ctx, code) {
       );
       return;
     }
-    const free = summary.free_colours;
-    if (!free.includes(form.colour)) form.colour = free[0] ?? null;
     const watch = h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch"));
-    if (summary.status !== "lobby" || !free.length) {
-      ctx.render(
-        h(
-          "section.card-panel",
-          {},
-          h("h2", {}, t("join.title", { code })),
-          h("p", {}, summary.status !== "lobby" ? t("join.started") : t("join.full")),
-          watch,
-        ),
-      );
-      return;
-    }
     const seated = h(
       "ul.seated",
       {},
       summary.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 24 }), " ", memberName(m))),
     );
+    const heading = h("h2", {}, t("join.title", { code }));
+    if (summary.full || summary.status === "over") {
+      // say it before anyone types a name: there is no seat to take now
+      const why = summary.status === "over" ? t("join.over") : summary.status === "playing" ? t("join.started") : t("join.full");
+      ctx.render(h("section.card-panel.join-closed", {}, heading, h("p", {}, why), seated, h("div.actions", {}, watch)));
+      return;
+    }
+    let seatChoice;
+    if (summary.status === "playing") {
+      // during a game: take over a bot's seat (its rabbit comes with it)
+      const open = summary.open_seats;
+      if (!open.some((s) => s.member === form.replaces)) form.replaces = open[0].member;
+      form.colour = open.find((s) => s.member === form.replaces).colour;
+      seatChoice = h(
+        "fieldset.take-over",
+        {},
+        h("legend", {}, t("join.take_over")),
+        open.map((s) =>
+          h(
+            "label.colour",
+            {},
+            h("input", {
+              type: "radio",
+              name: "replaces",
+              value: s.member,
+              checked: s.member === form.replaces,
+              onchange: () => {
+                form.replaces = s.member;
+                draw();
+              },
+            }),
+            rabbit(s.colour, memberName(s), { size: 28 }),
+            h("span.colour-name", {}, memberName(s)),
+          ),
+        ),
+      );
+    } else {
+      const free = summary.free_colours;
+      if (!free.includes(form.colour)) form.colour = free[0] ?? null;
+      seatChoice = colourPicker("colour", free, form.colour, (colour) => (form.colour = colour));
+    }
     ctx.render(
       h(
         "form.card-panel",
-        {
-          onsubmit: async (event) => {
-            event.preventDefault();
-            try {
-              localStorage.setItem("fabula.name", form.name);
-              const seat = await api(`/api/rooms/${code}/join`, { name: form.name, colour: form.colour });
-              saveSeat(code, { token: seat.token, member: seat.member });
-              ctx.go(`/room/${code}`);
-            } catch (error) {
-              message = errorText(error);
-              await refresh();
-            }
-          },
-        },
-        h("h2", {}, t("join.title", { code })),
-        h("p", {}, t(`mode.${summary.mode}`), " · ", t("join.here", { count: summary.members.length })),
+        { onsubmit: submit },
+        heading,
+        h("p", {}, t(`mode.${summary.mode}`), " · ", summary.status === "playing" ? t("join.playing") : t("join.here", { count: summary.members.length })),
         seated,
-        field(
-          t("start.name"),
-          h("input", {
-            name: "name",
-            maxlength: 24,
-            required: true,
-            value: form.name,
-            autocomplete: "nickname",
-            "data-keep": "name",
-            oninput: (event) => (form.name = event.target.value),
-          }),
-        ),
-        colourPicker("colour", free, form.colour, (colour) => (form.colour = colour)),
+        nameField(form),
+        seatChoice,
         message ? h("p.error", { role: "alert" }, message) : null,
-        h("div.actions", {}, h("button.primary", { type: "submit" }, t("join.sit")), watch),
+        h("div.actions", {}, h("button.primary", { type: "submit", disabled: joining.busy }, summary.status === "playing" ? t("join.sit_in") : t("join.sit")), watch),
       ),
     );
   };
