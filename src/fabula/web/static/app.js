@@ -53,26 +53,37 @@ export function link(path) {
   };
 }
 
-// What each screen gets: where to draw, how to draw the header, how to navigate.
-const context = {
-  render(body, { headerExtra = null, wide = false, board = false } = {}) {
-    document.body.classList.toggle("board-mode", board);
-    show(root, board ? null : header(headerExtra), h("main", { class: wide ? "wide" : "narrow" }, body));
-  },
-  // Show ``node`` in the layer above the screen (null: nothing); the same node again is left as
-  // it is, with its scroll position and animations.
-  overlay(node) {
-    if (node === null) layer.replaceChildren();
-    else if (layer.firstChild !== node) layer.replaceChildren(node);
-  },
-  go,
-  link,
-};
+// What each screen gets: where to draw, how to draw the header, how to navigate. Each screen
+// has its own: once it is left, whatever it still had on its way (a fetch that answers late)
+// draws nothing over the next one.
+let current = null;
+
+function screenContext() {
+  const context = {
+    render(body, { headerExtra = null, wide = false, board = false } = {}) {
+      if (current !== context) return;
+      document.body.classList.toggle("board-mode", board);
+      show(root, board ? null : header(headerExtra), h("main", { class: wide ? "wide" : "narrow" }, body));
+    },
+    // Show ``node`` in the layer above the screen (null: nothing); the same node again is left
+    // as it is, with its scroll position and animations.
+    overlay(node) {
+      if (current !== context) return;
+      if (node === null) layer.replaceChildren();
+      else if (layer.firstChild !== node) layer.replaceChildren(node);
+    },
+    go,
+    link,
+  };
+  return context;
+}
 
 function route() {
   leave?.();
   leave = null;
-  context.overlay(null);
+  layer.replaceChildren();
+  const context = screenContext();
+  current = context;
   const path = location.pathname;
   let match;
   if ((match = path.match(/^\/room\/([A-Za-z0-9]+)\/board\/?$/))) {

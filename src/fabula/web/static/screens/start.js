@@ -119,8 +119,11 @@ export function homeScreen(ctx) {
       placeholder: "KX7PQ",
       "aria-label": t("home.code"),
       "data-keep": "code",
+      // kept across redraws (the decks and your rooms arrive while someone types)
+      value: form.code ?? "",
+      oninput: (event) => (form.code = event.target.value),
     });
-    const typed = () => code.value.trim().toUpperCase();
+    const typed = () => (form.code ?? "").trim().toUpperCase();
     const joinForm = h(
       "form.card-panel.join-panel",
       {

@@ -1,0 +1,557 @@
+"""What a real group hit in its first evening (issue 14), one browser test each: every one failed on
+the client and server as they were before the fix."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+from websockets.sync.client import connect
+
+from ..server.harness import LiveServer, live_server
+from .conftest import Players
+from .ui import (
+    add_bots,
+    awaited,
+    card_sources,
+    close_reveal,
+    create_room_by_api,
+    create_room_in_ui,
+    enabled_hand_cards,
+    enabled_table_cards,
+    join_in_ui,
+    open_seat,
+    play_cards,
+    play_until,
+    start_game,
+    step,
+    tell,
+    vote,
+)
+
+PHONE_360 = (360, 740)
+
+
+def phone360(players: Players) -> Page:
+    return players.open(*PHONE_360, mobile=True)
+
+
+def over(pages: list[Page]) -> bool:
+    return all(page.locator(".game-over").count() and not page.locator(".overlay").count() for page in pages)
+
+
+def summary(base: str, code: str) -> dict[str, object]:
+    found: dict[str, object] = httpx.get(f"{base}/api/rooms/{code}").json()
+    return found
+
+
+# ---------------------------------------------------------------- 1. party: the reveal speaks party
+
+
+def test_a_party_reveal_says_the_voters_scored_and_names_no_storytellers_card(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Hal", mode="party", options={"first_storyteller": 0})
+    page = players.open()
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, 5)
+    start_game(page)
+    tell(page, "Far away")
+    play_cards(page)
+    vote(page)
+    enabled_table_cards(page).first.click()
+    page.locator(".action-bar button.red").click()
+    reveal = page.locator(".overlay .reveal")
+    expect(reveal).to_be_visible()
+    expect(reveal.locator(".reveal-headline")).to_contain_text("Voters score")
+    expect(reveal).not_to_contain_text("Some found")
+    expect(reveal).not_to_contain_text("storyteller's card")
+    expect(reveal.locator(".red-mark")).to_have_count(1)
+    expect(reveal.locator(".vote-count")).to_have_count(6)  # how many chose each image
+    reasons = reveal.locator(".points .reasons").all_inner_texts()
+    assert len(reasons) == 6
+    assert all(re.search(r"image|red token|alone", text) for text in reasons), reasons
+
+
+# ---------------------------------------------------------------- 2. the reveal keeps its place
+
+
+def test_the_reveal_keeps_the_readers_place_when_something_happens(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 2})
+    code = seat["code"]
+    page, guest = phone360(players), players.phone()
+    open_seat(page, players.base, code, seat)
+    join_in_ui(guest, players.base, code, "Ben")
+    add_bots(page, 2)
+    start_game(page, [guest])
+    play_until([page, guest], lambda: page.locator(".overlay .reveal").count() > 0)
+    reveal = page.locator(".overlay .reveal")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    page.evaluate(
+        "() => { const r = document.querySelector('.reveal'); r.scrollTop = r.scrollHeight; r.dataset.mine = 'yes'; }"
+    )
+    place = page.evaluate("() => document.querySelector('.reveal').scrollTop")
+    assert place > 100, "the points are below the fold on a phone"
+    # something happens at the table: a chat line, and the next round's moves
+    close_reveal(guest)
+    guest.locator("details.chat summary").click()
+    guest.fill("input[name=chat]", "look at card 3!")
+    guest.get_by_role("button", name="Send").click()
+    expect(page.locator("details.chat summary")).to_contain_text("(1)")
+    for _ in range(3):
+        step(guest)
+    assert page.evaluate("() => document.querySelector('.reveal').dataset.mine") == "yes", "the reveal was redrawn"
+    assert page.evaluate("() => document.querySelector('.reveal').scrollTop") == place
+    assert page.evaluate("() => document.getAnimations().filter((a) => a.playState === 'running').length") == 0
+    expect(reveal).to_be_visible()
+
+
+# ---------------------------------------------------------------- 3. a double tap
+
+
+def test_a_double_tap_on_create_makes_one_room_and_back_goes_home(players: Players, server: LiveServer) -> None:
+    page = players.phone()
+    page.goto("/")
+    page.fill("input[name=name]", "Mara")
+    before = set(server.service.rooms)
+    page.get_by_role("button", name="Create the room").dblclick()
+    page.wait_for_url(re.compile(r"/room/[A-Z0-9]+$"))
+    expect(page.locator(".lobby")).to_be_visible()
+    page.wait_for_timeout(300)  # a second room would have been made by now
+    made = set(server.service.rooms) - before
+    assert len(made) == 1, made
+    code = page.url.rsplit("/", 1)[1]
+    assert made == {code}
+    page.go_back()
+    expect(page.locator(".create-panel")).to_be_visible()  # home, not an empty first room
+
+
+def test_a_double_tap_on_take_a_seat_start_and_add_a_bot_does_it_once(players: Players) -> None:
+    host, guest = players.open(), players.phone()
+    code = create_room_in_ui(host, players.base, "Mara")
+    guest.goto(f"/join/{code}")
+    guest.fill("input[name=name]", "Ben")
+    guest.get_by_role("button", name="Take a seat").dblclick()
+    expect(guest.locator(".lobby")).to_be_visible()
+    host.get_by_role("button", name="Add a bot").dblclick()
+    expect(host.locator(".seat")).to_have_count(3)
+    host.wait_for_timeout(300)
+    expect(host.locator(".seat")).to_have_count(3)
+    assert [m["name"] for m in summary(players.base, code)["members"]] == ["Mara", "Ben", "Bot Pink"]  # type: ignore[attr-defined]
+    host.get_by_role("button", name="Start the game").dblclick()
+    expect(host.locator(".table-screen")).to_be_visible()
+    host.wait_for_timeout(300)
+    expect(host.locator(".error")).to_have_count(0)  # no "The game has started already."
+
+
+# ---------------------------------------------------------------- 4. a link phones can open
+
+
+def test_the_lobby_tells_the_host_when_phones_cannot_open_the_link(players: Players) -> None:
+    # the test server listens on 127.0.0.1 only, as `fabula serve` does without --host
+    page = players.open()
+    create_room_in_ui(page, players.base, "Mara")
+    problem = page.locator(".invite-problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text("Phones cannot open this link")
+    expect(problem).to_contain_text("--host 0.0.0.0")
+
+
+# ---------------------------------------------------------------- 5. a full room says so first
+
+
+def test_a_full_room_says_so_before_asking_for_a_name_and_offers_to_watch(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", mode="classic")
+    host = players.open()
+    open_seat(host, players.base, seat["code"], seat)
+    add_bots(host, 5)
+    late = players.phone()
+    late.goto(f"/join/{seat['code']}")
+    expect(late.locator(".join-closed")).to_contain_text("Every seat is taken")
+    expect(late.locator("input[name=name]")).to_have_count(0)
+    late.get_by_role("link", name="Just watch").click()
+    expect(late.locator(".lobby")).to_be_visible()
+    expect(late.locator(".badge.watching")).to_be_visible()
+
+
+# ---------------------------------------------------------------- 6. teams are teams
+
+
+def test_teams_are_shown_as_teams_in_the_reveal_the_track_and_the_end(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", mode="teams", options={"storyteller_cycles": 1})
+    page = players.open()
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, 5)
+    start_game(page)
+    expect(page.locator(".scores li")).to_have_count(3)
+    expect(page.locator(".scores .name").first).to_contain_text("&")
+    expect(page.locator(".table-head .partner")).to_contain_text("Partner: ")
+    play_until([page], lambda: page.locator(".overlay .reveal").count() > 0)
+    expect(page.locator(".overlay .points li")).to_have_count(3)
+    expect(page.locator(".overlay .points-name").first).to_contain_text("&")
+    play_until([page], lambda: over([page]), timeout=90)
+    rows = page.locator(".ranking li")
+    expect(rows).to_have_count(3)
+    assert all(" & " in name for name in page.locator(".ranking .name").all_inner_texts())
+    ranks = [int(rank) for rank in page.locator(".ranking .rank").all_inner_texts()]
+    assert ranks == sorted(ranks)
+    assert ranks[-1] <= 3
+    heading = page.locator(".game-over h2").inner_text()
+    assert " & " in heading, heading
+
+
+# ---------------------------------------------------------------- 7. removed means removed
+
+
+def test_a_player_removed_in_the_lobby_is_told_and_offered_to_watch(players: Players) -> None:
+    host, fay = players.open(), players.phone()
+    code = create_room_in_ui(host, players.base, "Mara")
+    join_in_ui(fay, players.base, code, "Fay")
+    host.locator(".seat", has_text="Fay").get_by_role("button", name="Remove").click()
+    expect(fay.locator(".fatal")).to_contain_text("The host removed you from this room.")
+    fay.get_by_role("link", name="Just watch").click()
+    expect(fay.locator(".lobby")).to_be_visible()
+    expect(fay.locator(".badge.watching")).to_be_visible()
+    expect(fay.locator(".seat-name")).to_have_text(["Mara"])
+
+
+def test_a_player_removed_mid_game_is_told_at_once_and_sees_no_hand(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara")
+    code = seat["code"]
+    host, fay = players.open(), players.phone()
+    open_seat(host, players.base, code, seat)
+    join_in_ui(fay, players.base, code, "Fay")
+    add_bots(host, 1)
+    start_game(host, [fay])
+    expect(fay.locator(".hand-card")).not_to_have_count(0)
+    # the host's kick, as any client of the protocol sends it
+    with connect(players.base.replace("http", "ws", 1) + f"/ws/{code}") as socket:
+        socket.send(json.dumps({"type": "hello", "id": "h", "token": seat["token"]}))
+        socket.send(json.dumps({"type": "kick", "id": "k", "member": 1}))
+        while json.loads(socket.recv(timeout=10)).get("id") != "k":
+            pass
+    expect(fay.locator(".fatal")).to_contain_text("The host removed you from this room.")
+    expect(fay.locator(".hand-card")).to_have_count(0)
+    fay.get_by_role("link", name="Just watch").click()
+    expect(fay.locator(".table-screen")).to_be_visible()
+    expect(fay.locator(".hand-card")).to_have_count(0)
+    expect(fay.locator(".badge.watching")).to_be_visible()
+
+
+# ---------------------------------------------------------------- away, and back
+
+
+@pytest.fixture
+def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server where a bot stands in for a gone player after 3 seconds."""
+    with live_server(
+        tmp_path / "data", bot_delay_seconds=0.05, disconnect_grace_seconds=3, max_rooms_per_address=1000
+    ) as running:
+        yield running
+
+
+def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
+    players: Players, quick_grace: LiveServer
+) -> None:
+    players.base = quick_grace.url
+    seat = create_room_by_api(quick_grace.url, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    host = players.open()
+    open_seat(host, quick_grace.url, code, seat)
+    fay = players.phone()
+    join_in_ui(fay, quick_grace.url, code, "Fay")
+    add_bots(host, 1)
+    start_game(host, [fay])
+    context = fay.context
+    fay.close()
+    tell(host, "Far away")
+    expect(host.locator(".away-line")).to_contain_text(re.compile(r"Fay is away: a bot plays for them in 0:0\d"))
+    expect(host.locator(".acted li.away")).to_have_count(1)
+    # the bot plays and votes for her (the host tells, so does not vote): the round is revealed
+    expect(host.locator(".overlay .reveal")).to_be_visible(timeout=15_000)
+    back = context.new_page()
+    back.goto(f"{quick_grace.url}/room/{code}")
+    story = back.locator(".story")
+    expect(story).to_contain_text("While you were away, a bot played for you")
+    expect(story).to_contain_text("Round 1: played")
+    expect(story.locator("img").first).to_be_visible()  # the two cards it played for her (three players)
+    back.get_by_role("button", name="Got it").click()
+    expect(story).to_have_count(0)
+
+
+# ---------------------------------------------------------------- what the rules give, said where it counts
+
+
+def test_with_two_tokens_the_vote_prompt_and_the_reveal_show_the_one_token_bonus(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1})
+    page = players.open()
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, 6)
+    start_game(page)
+    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    play_cards(page)
+    expect(page.locator(".action-bar button.primary", has_text="Vote")).to_be_visible()
+    expect(page.locator(".status-line")).to_contain_text("Found with one token alone: 1 more point.")
+    vote(page)
+    expect(page.locator(".overlay .reveal-headline")).to_contain_text("Found with one token alone: 1 more.")
+
+
+def test_the_reveal_says_whether_everyone_or_no_one_found_the_card(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    teller, ben, cleo = players.open(), players.phone(), players.phone()
+    open_seat(teller, players.base, code, seat)
+    join_in_ui(ben, players.base, code, "Ben")
+    join_in_ui(cleo, players.base, code, "Cleo")
+    start_game(teller, [ben, cleo])
+    tell(teller, "Home")
+    play_cards(ben)
+    play_cards(cleo)
+    expect(teller.locator(".table-card")).to_have_count(5)
+    own = teller.locator(".table-card.yours .slot-number").inner_text()
+    for voter in (ben, cleo):
+        expect(voter.locator(".action-bar button.primary", has_text="Vote")).to_be_visible()
+        voter.locator(".table-card", has=voter.locator(f".slot-number:text-is('{own}')")).locator(
+            ".card-button"
+        ).click()
+        voter.locator(".action-bar button.primary", has_text="Vote").click()
+    expect(teller.locator(".overlay .reveal-headline")).to_have_text(
+        "Everyone found Mara's card: Mara scores nothing, everyone else 2."
+    )
+    expect(teller.locator(".overlay .reasons").first).to_have_text("everyone found the card")
+
+
+# ---------------------------------------------------------------- teams, on the table
+
+
+def test_teams_show_your_partner_your_suggestion_and_why_start_is_off(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", mode="teams", options={"first_storyteller": 1})
+    code = seat["code"]
+    host, ben = players.open(), players.phone()
+    open_seat(host, players.base, code, seat)
+    join_in_ui(ben, players.base, code, "Ben")
+    add_bots(host, 3)
+    expect(host.locator(".start-problem")).to_contain_text("1 more needed to start (at least 6)")
+    add_bots(host, 2)
+    expect(host.locator(".start-problem")).to_contain_text("Teams play in pairs")
+    expect(host.get_by_role("button", name="Start the game")).to_be_disabled()
+    add_bots(host, 1)
+    expect(host.locator(".start-problem")).to_have_count(0)
+    start_game(host, [ben])
+    expect(host.locator(".partner")).to_have_text(re.compile("Partner: Ben"))
+    expect(ben.locator(".partner")).to_have_text(re.compile("Partner: Mara"))
+    enabled_hand_cards(ben).first.click()
+    ben.get_by_role("button", name="Suggest to my partner").click()
+    expect(ben.locator(".hand-card.proposed .tag")).to_have_text("suggested")
+    expect(host.locator(".partner-offer")).to_contain_text("Ben offers to play a card for your team")
+
+
+def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Hal", mode="party", options={"first_storyteller": 0})
+    page = players.open()
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, 5)
+    start_game(page)
+    page.locator(".clue-input").fill("   ")
+    page.locator("form.action-bar button[type=submit]").click()
+    expect(page.locator(".error")).to_have_text("Give a clue.")
+    expect(page.locator(".hidden-hand")).to_be_visible()  # nothing was sent
+    tell(page, "Far away")
+    play_cards(page)
+    vote(page)
+    enabled_table_cards(page).nth(1).click()
+    slot = page.locator(".table-card.red-chosen .slot-number").inner_text()
+    page.locator(".action-bar button.red").click()
+    expect(page.locator(".overlay .reveal, .notice-line").first).to_be_visible()
+    if not page.locator(".overlay").count():
+        expect(page.locator(".notice-line")).to_have_text(f"The red token is on card {slot}.")
+
+
+# ---------------------------------------------------------------- the TV, and the way back
+
+
+def test_a_tv_opens_a_rooms_board_from_its_home_page_and_the_goal_follows_30(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1})
+    host = players.open()
+    open_seat(host, players.base, seat["code"], seat)
+    add_bots(host, 2)
+    tv = players.open(1920, 1080)
+    tv.goto("/")
+    tv.fill("input[name=code]", seat["code"].lower())
+    tv.get_by_role("button", name="Show the board").click()
+    expect(tv).to_have_url(re.compile(f"/room/{seat['code']}/board$"))
+    expect(tv.locator("img.board-qr")).to_be_visible()
+    start_game(host)
+    expect(tv.locator(".board-space")).to_have_count(31)
+
+    # read in one evaluation: a state arriving between two reads redraws the board
+    layout = """() => {
+        const cell = (e) => [parseInt(e.style.gridRowStart), parseInt(e.style.gridColumnStart)];
+        const spaces = [...document.querySelectorAll(".board-space")];
+        return {
+            goal: cell(document.querySelector(".board-goal")),
+            zero: cell(spaces[0]),
+            thirty: cell(spaces[30]),
+            heights: spaces.map((s) => s.getBoundingClientRect().height),
+        };
+    }"""
+    found = tv.evaluate(layout)
+    goal, zero, thirty = found["goal"], found["zero"], found["thirty"]
+    assert abs(goal[0] - thirty[0]) + abs(goal[1] - thirty[1]) == 1, (goal, thirty)  # the next cell after 30
+    assert abs(goal[0] - zero[0]) + abs(goal[1] - zero[1]) == 1, (goal, zero)  # and just before the start
+    heights = found["heights"]
+    expect(host.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    play_cards(host)
+    expect(tv.locator(".board-cards li")).to_have_count(5)
+    again = tv.evaluate(layout)["heights"]
+    assert again == heights, "the track's rows keep their height from phase to phase"
+
+
+def test_the_home_page_leads_back_to_a_room_this_browser_has_a_seat_in(players: Players) -> None:
+    page = players.phone()
+    code = create_room_in_ui(page, players.base, "Mara")
+    page.goto("/")
+    yours = page.locator(".your-rooms")
+    expect(yours).to_contain_text(code)
+    yours.get_by_role("link", name="Back to the table").click()
+    expect(page.locator(".lobby")).to_be_visible()
+    assert page.url.endswith(f"/room/{code}")
+
+
+# ---------------------------------------------------------------- leaving, ending, sitting in
+
+
+def test_leaving_a_room_for_good_takes_a_second_tap_and_frees_the_seat(players: Players) -> None:
+    host, ben = players.open(), players.phone()
+    code = create_room_in_ui(host, players.base, "Mara")
+    join_in_ui(ben, players.base, code, "Ben")
+    ben.get_by_role("button", name="Leave this room").click()
+    expect(ben.locator(".confirm")).to_contain_text("Leave this room for good?")
+    ben.locator(".confirm").get_by_role("button", name="Leave").click()
+    expect(ben.locator(".create-panel")).to_be_visible()
+    expect(host.locator(".seat-name")).to_have_text(["Mara"])
+    ben.goto(f"/room/{code}")
+    expect(ben.locator("input[name=name]")).to_be_visible()  # the seat is no longer this browser's
+
+
+def test_the_host_ends_a_game_early_for_everyone(players: Players) -> None:
+    host, ben = players.open(), players.phone()
+    code = create_room_in_ui(host, players.base, "Mara")
+    join_in_ui(ben, players.base, code, "Ben")
+    add_bots(host, 1)
+    start_game(host, [ben])
+    expect(ben.get_by_role("button", name="End the game now")).to_have_count(0)
+    host.get_by_role("button", name="End the game now").click()
+    host.locator(".confirm").get_by_role("button", name="End the game").click()
+    for page in (host, ben):
+        expect(page.locator(".game-over")).to_be_visible()
+        expect(page.locator(".ranking li")).to_have_count(3)
+
+
+def test_a_latecomer_sits_in_for_a_bot_between_moves(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    host = players.open()
+    open_seat(host, players.base, code, seat)
+    add_bots(host, 2)
+    start_game(host)
+    late = phone360(players)
+    late.goto(f"/join/{code}")
+    expect(late.locator(".take-over")).to_contain_text("Pink bot")
+    late.fill("input[name=name]", "Zoe")
+    late.get_by_role("button", name="Take over this seat").click()
+    expect(late.locator(".table-screen")).to_be_visible()
+    expect(late.locator(".hand-card")).to_have_count(7)  # three players: hands of seven
+    expect(host.locator(".scores")).to_contain_text("Zoe")
+    tell(host, "Home")
+    expect(late.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    assert awaited(late)
+    play_cards(late)
+
+
+def test_a_spectator_is_labelled_and_offered_no_sound_switch_and_sound_is_on_for_players(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara")
+    host = players.open()
+    open_seat(host, players.base, seat["code"], seat)
+    add_bots(host, 2)
+    start_game(host)
+    expect(host.locator(".sound-toggle input")).to_be_checked()
+    watcher = players.phone()
+    watcher.goto(f"/room/{seat['code']}?watch=1")
+    expect(watcher.locator(".badge.watching")).to_have_text("watching")
+    expect(watcher.locator(".table-screen")).to_be_visible()
+    expect(watcher.locator(".sound-toggle")).to_have_count(0)
+    expect(watcher.locator(".take-over")).to_contain_text("Play instead of a bot")
+
+
+# ---------------------------------------------------------------- polish
+
+
+def test_at_360_px_the_header_and_long_names_stay_inside_the_screen(players: Players) -> None:
+    long_name = "Maximiliantheverylongnam"  # 24 characters, no break
+    assert len(long_name) == 24
+    seat = create_room_by_api(players.base, long_name, options={"first_storyteller": 0})
+    page = phone360(players)
+    open_seat(page, players.base, seat["code"], seat)
+    code_box, rules_box = page.locator(".room-code").bounding_box(), page.locator(".rules-link").bounding_box()
+    assert code_box is not None
+    assert rules_box is not None
+    overlaps = (
+        code_box["x"] < rules_box["x"] + rules_box["width"] and rules_box["x"] < code_box["x"] + code_box["width"]
+    )
+    assert not (overlaps and abs(code_box["y"] - rules_box["y"]) < rules_box["height"]), (code_box, rules_box)
+    add_bots(page, 2)
+    remove = page.get_by_role("button", name="Remove bot").first
+    box = remove.bounding_box()
+    assert box is not None
+    assert box["height"] < 40, "Remove bot stays on one line"
+    assert page.locator(".seat-name").nth(1).inner_text()[0].isupper()  # "Pink bot", a name
+    start_game(page)
+    tell(page, "Home")
+    play_until([page], lambda: page.locator(".overlay .reveal").count() > 0)
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    width = page.evaluate("() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    assert width <= PHONE_360[0]
+    points = page.locator(".overlay .points li").first
+    points.scroll_into_view_if_needed()
+    gain = points.locator(".gain").bounding_box()
+    assert gain is not None
+    assert gain["x"] + gain["width"] <= PHONE_360[0], "the points are on the screen"
+    close_reveal(page)
+    head = page.locator(".table-head").bounding_box()
+    assert head is not None
+    assert head["x"] + head["width"] <= PHONE_360[0]
+
+
+def test_a_name_over_24_characters_is_said_to_be_too_long_not_cut(players: Players) -> None:
+    page = players.phone()
+    page.goto("/")
+    page.fill("input[name=name]", "A" * 27)
+    expect(page.locator(".name-warning")).to_have_text("27 characters: a name has 24 at most.")
+    page.get_by_role("button", name="Create the room").click()
+    expect(page.locator("p.error")).to_contain_text("too long")
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_chinese_names_get_different_rabbits_and_the_scores_and_track_have_two_labels(players: Players) -> None:
+    seat = create_room_by_api(players.base, "小美")
+    code = seat["code"]
+    page = players.phone()
+    page.goto(players.base + "/rules")
+    page.evaluate("() => localStorage.setItem('fabula.language', 'zh-Hant')")
+    open_seat(page, players.base, code, seat)
+    guest = players.phone()
+    join_in_ui(guest, players.base, code, "小明")
+    marks = page.locator(".seat .rabbit text").all_text_contents()
+    assert len(set(marks)) == len(marks) == 2, marks
+    page.get_by_role("button", name="加入機器人").click()  # "Add a bot"
+    expect(page.locator(".seat")).to_have_count(3)
+    page.get_by_role("button", name="開始遊戲").click()
+    expect(page.locator(".table-screen")).to_be_visible()
+    heading = page.locator(".track h3").inner_text()
+    toggle = page.locator(".track summary").inner_text()
+    assert heading != toggle, (heading, toggle)
+    assert card_sources(page, ".hand-card img")
