@@ -116,7 +116,9 @@ ROOM_FIELDS = {
     "you.stood_in": "the moves a bot made for your seat since your own last move (you were away, or out of "
     "time): each `{round, action}`, the action as `act` takes it",
     "games_started": "games started in this room (a rematch counts)",
-    "deadline": "Unix time at which the current phase's timer runs out; null without a timer or a game",
+    "deadline": "Unix time at which the current phase's timer runs out; null without a timer or a game. A "
+    f"round's first timer (the clue's) adds {room_module.REVEAL_SECONDS} seconds: the table is looking at the last "
+    "round's reveal",
     "game": "your seat's game view (next table); null before the first start",
 }
 
