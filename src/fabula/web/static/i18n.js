@@ -41,7 +41,7 @@ export async function setLanguage(code, remember = false) {
   document.documentElement.lang = code;
 }
 
-const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\uffef]/;
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/; // ideographs and kana, not full-width punctuation
 const LATIN = /[A-Za-z0-9]/;
 
 // t("vote.pick", {clue: "Freedom"}) → the string with {clue} filled in (as text, never markup).

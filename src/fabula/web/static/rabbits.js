@@ -62,7 +62,8 @@ function svg(tag, attrs) {
 }
 
 // A rabbit token: two ears, a round body, the player's initial on it.
-export function rabbit(colour, name = "", { size = 32, lit = true } = {}) {
+// ``title``: what it stands for, when not just ``name`` (a team: "Mara & Ben", marked as Mara).
+export function rabbit(colour, name = "", { size = 32, lit = true, title = null } = {}) {
   const fill = RABBITS[colour] || "#999";
   const icon = svg("svg", { viewBox: "0 0 40 48", width: size, height: size * 1.2, class: "rabbit-svg" });
   const stroke = colour === "white" ? "#888" : "rgba(0,0,0,.35)";
@@ -83,5 +84,5 @@ export function rabbit(colour, name = "", { size = 32, lit = true } = {}) {
   if ([...mark].length > 1) letter.setAttribute("font-size", 12);
   letter.textContent = mark;
   icon.append(letter);
-  return h("span.rabbit", { class: lit ? "lit" : "dim", title: `${name} (${t(`colour.${colour}`)})` }, icon);
+  return h("span.rabbit", { class: lit ? "lit" : "dim", title: `${title ?? name} (${t(`colour.${colour}`)})` }, icon);
 }

@@ -5,7 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { cardImage, describeCards, errorText, inviteBlock, markRabbits, memberName, revealHeadline, sideName, sides } from "./parts.js";
+import { cardImage, describeCards, errorText, inviteBlock, markRabbits, memberName, revealHeadline, sideName, sideRabbit, sides } from "./parts.js";
 
 export function boardScreen(ctx, code) {
   let room = null;
@@ -51,7 +51,7 @@ export function boardScreen(ctx, code) {
           "div.board-space",
           { style: { gridRow: String(row), gridColumn: String(column) } },
           h("span.space-number", {}, space),
-          h("span.space-rabbits", {}, here.map((side) => rabbit(bySeat(side.seats[0])?.colour, sideName(side, nameOf), { size: 30 }))),
+          h("span.space-rabbits", {}, here.map((side) => sideRabbit(side, nameOf, bySeat, { size: 30 }))),
         ),
       );
     }
@@ -112,11 +112,10 @@ export function boardScreen(ctx, code) {
           .sort((a, b) => a.seats[0] - b.seats[0])
           .map((side) => {
             const waiting = side.seats.some((seat) => game.awaiting.includes(seat));
-            const first = bySeat(side.seats[0]);
             return h(
               "li",
               { class: waiting ? "waiting" : "done" },
-              rabbit(first?.colour, sideName(side, nameOf), { size: 34, lit: !waiting }),
+              sideRabbit(side, nameOf, bySeat, { size: 34, lit: !waiting }),
               sideName(side, nameOf),
               h("strong", {}, ` ${side.score}`),
             );
@@ -136,7 +135,7 @@ export function boardScreen(ctx, code) {
       h(
         "ol.board-ranking",
         {},
-        rows.map((row) => h("li", {}, rabbit(bySeat(row.seats[0])?.colour, sideName(row, nameOf), { size: 40 }), sideName(row, nameOf), h("strong", {}, ` ${row.score}`))),
+        rows.map((row) => h("li", {}, sideRabbit(row, nameOf, bySeat, { size: 40 }), sideName(row, nameOf), h("strong", {}, ` ${row.score}`))),
       ),
     );
   }

@@ -75,6 +75,11 @@ export function sideName(side, nameOf) {
   return t("team.name", { first: nameOf(side.seats[0]), second: nameOf(side.seats[1]) });
 }
 
+// The rabbit of a side: a team's is its first member's (with that member's mark).
+export function sideRabbit(side, nameOf, bySeat, options = {}) {
+  return rabbit(bySeat(side.seats[0])?.colour, nameOf(side.seats[0]), { ...options, title: sideName(side, nameOf) });
+}
+
 // The side (seat or team) a seat plays for.
 export function sideOf(game, seat) {
   if (!game.teams) return { team: null, seats: [seat] };
@@ -235,7 +240,7 @@ export function cardViewer(cards, start) {
 export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {}) {
   const top = Math.max(30, room.settings.options?.target_score ?? 30);
   const rows = sides(game);
-  const rabbitOf = (side, size) => rabbit(bySeat(side.seats[0])?.colour, sideName(side, nameOf), { size });
+  const rabbitOf = (side, size) => sideRabbit(side, nameOf, bySeat, { size });
   const spaces = [];
   for (let space = 0; space <= 30; space += 1) {
     const here = rows.filter((side) => Math.min(side.score, 30) === space);

@@ -19,6 +19,7 @@ import {
   scoreTrack,
   sideName,
   sideOf,
+  sideRabbit,
   sides,
   votesText,
 } from "./parts.js";
@@ -958,7 +959,7 @@ export function roomScreen(ctx, code, watch) {
               h(
                 "span.points-line",
                 {},
-                rabbit(bySeat(seatNumber)?.colour, name, { size: 22 }),
+                sideRabbit(row, nameOf, bySeat, { size: 22 }),
                 h("span.points-name", {}, name),
                 h("strong.gain", {}, ` +${last.points[seatNumber]}`),
                 h("span.total", {}, ` → ${last.scores[seatNumber]}`),
@@ -999,7 +1000,7 @@ export function roomScreen(ctx, code, watch) {
         "li",
         { class: row.rank === 1 ? "winner" : "" },
         h("span.rank", {}, row.rank),
-        rabbit(bySeat(row.seats[0])?.colour, sideName(row, nameOf), { size: 30 }),
+        sideRabbit(row, nameOf, bySeat, { size: 30 }),
         h("span.name", {}, sideName(row, nameOf)),
         h("span.score", {}, row.score),
       ),
