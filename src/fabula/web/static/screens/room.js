@@ -14,15 +14,13 @@ import {
   inviteBlock,
   markRabbits,
   memberName,
-  reasonsText,
-  revealHeadline,
   scoreTrack,
   sideName,
   sideOf,
   sideRabbit,
   sides,
-  votesText,
 } from "./parts.js";
+import { buildReveal } from "./reveal.js";
 
 /** What a host can pick when adding a bot, the default first after the gentlest. */
 const BOT_LEVELS = ["easy", "normal", "hard", "random"];
@@ -874,7 +872,14 @@ export function roomScreen(ctx, code, watch) {
   function openReveal(last) {
     closeReveal();
     ui.revealing = last;
-    ui.reveal = buildReveal(last);
+    ui.reveal = buildReveal(last, ui.room.game, {
+      nameOf,
+      bySeat,
+      onClose: () => {
+        closeReveal();
+        draw();
+      },
+    });
     ctx.overlay(ui.reveal.dialog);
     ui.reveal.dialog.querySelector("button.primary")?.focus(); // Escape and Enter reach the dialog
   }
@@ -896,96 +901,6 @@ export function roomScreen(ctx, code, watch) {
     turn.dataset.seq = wanted;
     turn.replaceChildren(...(mine ? [t("reveal.your_turn"), room.deadline ? " " : "", room.deadline ? countdown(room.deadline, timeLeft) : ""] : []));
     turn.hidden = !mine;
-  }
-
-  function buildReveal(last) {
-    const game = ui.room.game;
-    const party = game.mode === "party";
-    const votersOf = (slot) => last.votes.flatMap((slots, voter) => slots.filter((s) => s === slot).map(() => voter));
-    const rows = game.teams
-      ? game.teams.map((seats, team) => ({ team, seats }))
-      : last.points.map((_, seat) => ({ team: null, seats: [seat] }));
-    const turn = h("p.reveal-turn", { role: "status", hidden: true });
-    const dialog = h(
-      "div.overlay",
-      { role: "dialog", "aria-modal": "true", "aria-label": t("reveal.title"), onkeydown: (event) => event.key === "Escape" && (closeReveal(), draw()) },
-      h(
-        "div.reveal",
-        {},
-        h("h2", {}, t("reveal.title_round", { round: last.round })),
-        h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
-        h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
-        turn,
-        h(
-          "ol.reveal-cards",
-          {},
-          last.table.map((card, index) => {
-            const slot = index + 1;
-            const owner = last.owners[index];
-            const isTeller = card === last.storyteller_card && !party;
-            const voters = votersOf(slot);
-            return h(
-              "li.reveal-card",
-              { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
-              cardImage(card, { width: 400 }),
-              h("span.slot-number", {}, slot),
-              h(
-                "div.owner",
-                {},
-                rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }),
-                h("span.owner-name", {}, nameOf(owner)),
-                isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
-              ),
-              h(
-                "div.voters",
-                { "aria-label": votesText(voters.length) },
-                voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 })),
-                party ? h("span.vote-count", {}, votesText(voters.length)) : null,
-              ),
-              last.red === slot ? h("span.red-mark", {}, t("table.red_token")) : null,
-            );
-          }),
-        ),
-        h(
-          "ul.points",
-          {},
-          rows.map((row, index) => {
-            const seatNumber = row.seats[0];
-            const name = sideName(row, nameOf);
-            const reasons = last.reasons?.[seatNumber] ? reasonsText(last.reasons[seatNumber]) : "";
-            return h(
-              "li",
-              { style: { "--delay": `${0.6 + index * 0.05}s` } },
-              h(
-                "span.points-line",
-                {},
-                sideRabbit(row, nameOf, bySeat, { size: 22 }),
-                h("span.points-name", {}, name),
-                h("strong.gain", {}, ` +${last.points[seatNumber]}`),
-                h("span.total", {}, ` → ${last.scores[seatNumber]}`),
-              ),
-              reasons ? h("span.reasons", {}, reasons) : null,
-            );
-          }),
-        ),
-        h(
-          "div.reveal-actions",
-          {},
-          h(
-            "button.primary",
-            {
-              type: "button",
-              onclick: () => {
-                closeReveal();
-                draw();
-              },
-            },
-            t("reveal.continue"),
-          ),
-        ),
-      ),
-    );
-    return { dialog, turn };
   }
 
   // ---------------------------------------------------------------- the end

@@ -1,0 +1,96 @@
+// The reveal of one round: every card with its owner and the tokens on it, what scored and why,
+// and — updated by the room while it is open — whether your move is awaited now. Drawn once per
+// round (the room keeps the dialog across redraws, so a reader keeps their place in it).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { rabbit } from "../rabbits.js";
+import { cardImage, reasonsText, revealHeadline, sideName, sideRabbit, votesText } from "./parts.js";
+
+// ``last``: the round (a view's `last_round`); ``game``: the view it came with. The dialog, and
+// the line that says when it is your turn (empty, hidden, until the room fills it).
+export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
+  const party = game.mode === "party";
+  const votersOf = (slot) => last.votes.flatMap((slots, voter) => slots.filter((s) => s === slot).map(() => voter));
+  const rows = game.teams
+    ? game.teams.map((seats, team) => ({ team, seats }))
+    : last.points.map((_, seat) => ({ team: null, seats: [seat] }));
+  const turn = h("p.reveal-turn", { role: "status", hidden: true });
+  const dialog = h(
+    "div.overlay",
+    { role: "dialog", "aria-modal": "true", "aria-label": t("reveal.title"), onkeydown: (event) => event.key === "Escape" && onClose() },
+    h(
+      "div.reveal",
+      {},
+      h("h2", {}, t("reveal.title_round", { round: last.round })),
+      h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
+      h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
+      turn,
+      h(
+        "ol.reveal-cards",
+        {},
+        last.table.map((card, index) => {
+          const slot = index + 1;
+          const owner = last.owners[index];
+          const isTeller = card === last.storyteller_card && !party;
+          const voters = votersOf(slot);
+          return h(
+            "li.reveal-card",
+            { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
+            cardImage(card, { width: 400 }),
+            h("span.slot-number", {}, slot),
+            h(
+              "div.owner",
+              {},
+              rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }),
+              h("span.owner-name", {}, nameOf(owner)),
+              isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
+            ),
+            h(
+              "div.voters",
+              { "aria-label": votesText(voters.length) },
+              voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 })),
+              party ? h("span.vote-count", {}, votesText(voters.length)) : null,
+            ),
+            last.red === slot ? h("span.red-mark", {}, t("table.red_token")) : null,
+          );
+        }),
+      ),
+      h(
+        "ul.points",
+        {},
+        rows.map((row, index) => {
+          const seatNumber = row.seats[0];
+          const name = sideName(row, nameOf);
+          const reasons = last.reasons?.[seatNumber] ? reasonsText(last.reasons[seatNumber]) : "";
+          return h(
+            "li",
+            { style: { "--delay": `${0.6 + index * 0.05}s` } },
+            h(
+              "span.points-line",
+              {},
+              sideRabbit(row, nameOf, bySeat, { size: 22 }),
+              h("span.points-name", {}, name),
+              h("strong.gain", {}, ` +${last.points[seatNumber]}`),
+              h("span.total", {}, ` → ${last.scores[seatNumber]}`),
+            ),
+            reasons ? h("span.reasons", {}, reasons) : null,
+          );
+        }),
+      ),
+      h(
+        "div.reveal-actions",
+        {},
+        h(
+          "button.primary",
+          {
+            type: "button",
+            onclick: onClose,
+          },
+          t("reveal.continue"),
+        ),
+      ),
+    ),
+  );
+  return { dialog, turn };
+}
+
