@@ -177,7 +177,9 @@ NOT_SENT = {
     "rules/game.py:Game.from_json": "restores a stored game; the server rebuilds rooms from their logs instead",
 }
 #: The calls that carry an error code to a client, and which argument is the code.
-RAISERS = {"RoomError": 0, "IllegalAction": 0, "InvalidSetup": 0, "RulesError": 0, "BadMessage": 0}
+RAISERS = {"RoomError": 0, "RoomLimit": 0, "IllegalAction": 0, "InvalidSetup": 0, "RulesError": 0, "BadMessage": 0}
+#: Errors the server sends without raising (`p.Error(id, code, message)`): the code's argument.
+SENDERS = {"Error": 1}
 HTTP_RAISERS = {"error_response": 1}
 
 # ====================================================================== JSON for people
@@ -657,11 +659,12 @@ def scan_errors() -> tuple[list[Raised], list[str]]:
     skipped: set[str] = set()
     for name, tree in trees.items():
         for call, scope in calls_with_scope(tree):
-            assert isinstance(call.func, ast.Name)
-            kind = call.func.id
-            index = RAISERS.get(kind, HTTP_RAISERS.get(kind))
+            kind = call.func.id if isinstance(call.func, ast.Name) else call.func.attr  # type: ignore[attr-defined]
+            index = RAISERS.get(kind, HTTP_RAISERS.get(kind, SENDERS.get(kind)))
             if index is None or len(call.args) <= index:
                 continue
+            if kind in SENDERS and not isinstance(call.args[index], ast.Constant):
+                continue  # passes on a code raised (and listed) elsewhere
             where = f"{name}:{scope}" if scope else name
             if name in NOT_SENT or where in NOT_SENT:
                 skipped.add(name if name in NOT_SENT else where)
@@ -673,14 +676,17 @@ def scan_errors() -> tuple[list[Raised], list[str]]:
 
 
 def calls_with_scope(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
-    """Every call by a plain name, with the qualified name of the function it is in."""
+    """Every call by a plain name (and of `SENDERS`), with the qualified name of the function it is in."""
 
     def walk(node: ast.AST, scope: list[str]) -> Iterator[tuple[ast.Call, str]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 yield from walk(child, [*scope, child.name])
             else:
-                if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+                if isinstance(child, ast.Call) and (
+                    isinstance(child.func, ast.Name)
+                    or (isinstance(child.func, ast.Attribute) and child.func.attr in SENDERS)
+                ):
                     yield child, ".".join(scope)
                 yield from walk(child, scope)
 

@@ -191,8 +191,8 @@ class LiveRoom:
 class RoomLimit(RoomError):
     """Too many rooms in use from one address; ``retry_after``: seconds until one frees, if known."""
 
-    def __init__(self, message: str, retry_after: int | None) -> None:
-        super().__init__("too_many_rooms", message)
+    def __init__(self, code: str, message: str, retry_after: int | None) -> None:
+        super().__init__(code, message)
         self.retry_after = retry_after
 
 
@@ -567,6 +567,7 @@ class RoomService:
             minutes = IN_USE_SECONDS // 60
             when = f"one frees {minutes} minutes after everyone has left it"
         raise RoomLimit(
+            "too_many_rooms",
             f"This network already has {len(in_use)} rooms in use (at most {limit}); {when}.",
             round(min(frees) - now) if frees else None,
         )
