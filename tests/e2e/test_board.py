@@ -70,7 +70,8 @@ def test_the_board_follows_the_game_and_never_shows_a_hand(players: Players) -> 
     expect(board.locator(".board-cards li")).to_have_count(5)
     expect(board.locator(".board-cards li.teller-card")).to_have_count(1)
     expect(board.locator(".board-cards .owner")).to_have_count(5)
-    expect(board.locator(".board-line")).to_have_text("Last round: Mara's clue")
+    expect(board.locator(".board-round")).to_contain_text("Round 1: Mara's clue")
+    expect(board.locator(".board-now")).to_contain_text("now: round 2")  # and whose turn it is now
     close_reveal(host)
     # each player: the rabbit (an initial), the name as text, the score in bold
     on_board = dict(

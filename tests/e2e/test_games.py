@@ -102,7 +102,7 @@ def test_a_party_round_with_bots_covers_the_storytellers_hand_until_the_clue(pla
         reveal = page.locator(".overlay .reveal")
         expect(reveal).to_be_visible()
         expect(reveal.locator(".reveal-card")).to_have_count(6)
-        expect(reveal.locator(".red-mark")).to_have_count(1)
+        expect(reveal.locator(".red-tag")).to_have_count(1)
         expect(reveal.locator(".reveal-clue")).to_contain_text("Far away")
         close_reveal(page)
     expect(host.locator(".table-head .round")).to_have_text("Round 2")

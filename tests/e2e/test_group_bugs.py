@@ -69,7 +69,7 @@ def test_a_party_reveal_says_the_voters_scored_and_names_no_storytellers_card(pl
     expect(reveal.locator(".reveal-headline")).to_contain_text("Voters score")
     expect(reveal).not_to_contain_text("Some found")
     expect(reveal).not_to_contain_text("storyteller's card")
-    expect(reveal.locator(".red-mark")).to_have_count(1)
+    expect(reveal.locator(".red-tag")).to_have_count(1)
     expect(reveal.locator(".vote-count")).to_have_count(6)  # how many chose each image
     reasons = reveal.locator(".points .reasons").all_inner_texts()
     assert len(reasons) == 6
@@ -211,6 +211,8 @@ def test_a_player_removed_in_the_lobby_is_told_and_offered_to_watch(players: Pla
     code = create_room_in_ui(host, players.base, "Mara")
     join_in_ui(fay, players.base, code, "Fay")
     host.locator(".seat", has_text="Fay").get_by_role("button", name="Remove").click()
+    expect(fay.locator(".fatal")).to_have_count(0)  # removing a person asks first
+    host.get_by_role("button", name="Remove Fay").click()
     expect(fay.locator(".fatal")).to_contain_text("The host removed you from this room.")
     fay.get_by_role("link", name="Just watch").click()
     expect(fay.locator(".lobby")).to_be_visible()

@@ -434,3 +434,33 @@ async def test_the_table_sees_when_a_bot_stands_in_and_the_player_learns_what_it
     assert reply["type"] == "ack"
     cleared = await back.wait_state(lambda room: room["you"]["stood_in"] == [])
     assert cleared["you"]["stood_in"] == []
+
+
+# ---------------------------------------------------------------- teams: a bot partner asks first
+
+
+@pytest.mark.anyio
+async def test_a_bot_partner_offers_its_card_to_the_person_and_plays_only_after_the_quiet_wait(
+    server: LiveServer,
+) -> None:
+    _, host = await game_with_bots(server, bots=5, mode="teams", options={"first_storyteller": 1})
+    room = await host.wait_state(lambda room: room["game"] is not None and room["game"]["phase"] == "play")
+    partner = (room["you"]["seat"] + 3) % 6
+    assert partner != room["game"]["storyteller"]
+    await host.wait_state(lambda room: room["game"] is not None and room["game"]["teammate_proposed"])
+    await asyncio.sleep(0.3)  # bots move after 0 s here: it would have played by now
+    assert host.room is not None
+    assert partner not in host.room["game"]["acted"], "the bot played over its person teammate's head"
+    assert awaited(host.room)
+    server.shift_clock(server.config.teammate_wait_seconds + 1)
+    # the host never moves: after the wait its partner plays, and the host is the team's voter
+    await host.wait_state(lambda room: room["game"] is not None and room["game"]["phase"] == "vote")
+
+
+@pytest.mark.anyio
+async def test_the_storytellers_bot_partner_plays_at_once_it_has_no_choice_to_offer(server: LiveServer) -> None:
+    _, host = await game_with_bots(server, bots=5, mode="teams", options={"first_storyteller": 0})
+    await host.wait_state(lambda room: room["game"] is not None and awaited(room))
+    assert (await move_once(host, random.Random(5)) or {}).get("type") == "ack"  # the host tells
+    # the storyteller's teammate must play: its bot does, with no wait for anyone
+    await host.wait_state(lambda room: room["game"] is not None and room["game"]["phase"] == "vote", timeout=5)

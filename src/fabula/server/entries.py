@@ -7,7 +7,7 @@ their time (``at``, Unix seconds) so that deadlines can be recomputed, never sto
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -88,11 +88,17 @@ class Started(Entry, tag="started"):
     deck: list[str]
 
 
+#: Why a bot made a person's move: they were away, or their time ran out.
+StandIn = Literal["away", "time"]
+
+
 class Acted(Entry, tag="acted"):
     member: int
     action: dict[str, Any]
     #: made by a bot for an absent or timed-out person
     auto: bool = False
+    #: why (entries made before this was recorded have none)
+    because: StandIn | None = None
 
 
 class Ended(Entry, tag="ended"):

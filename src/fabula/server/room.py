@@ -134,7 +134,7 @@ class Member:
     #: the language of a bot's clues
     bot_language: str = "en"
     #: the moves a bot made for this person since their own last move (what to tell them on
-    #: their return): each ``{"round": n, "action": the engine's JSON}``
+    #: their return): each ``{"round": n, "action": the engine's JSON, "because": "away" | "time"}``
     stood_in: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -510,7 +510,7 @@ class Room:
         entry.action = action.to_json()
         mover = self.members[entry.member]
         if entry.auto:
-            mover.stood_in.append({"round": before[0], "action": entry.action})
+            mover.stood_in.append({"round": before[0], "action": entry.action, "because": entry.because or "away"})
         else:
             mover.stood_in.clear()
         if (game.round, game.phase) != before:

@@ -32,7 +32,7 @@ import msgspec
 
 from fabula.bots.base import BOT_LEVELS
 from fabula.cards.library import DeckError, DeckLibrary
-from fabula.rules import Phase, RulesError
+from fabula.rules import Phase, Play, Propose, RulesError
 from fabula.store import SPECTATORS, Bus, EventStore, Lease, LocalBus, Seen, SeqTaken, StoredEntry
 
 from . import protocol as p
@@ -51,6 +51,7 @@ from .entries import (
     RoomSettings,
     Said,
     SettingsChanged,
+    StandIn,
     Started,
     TeamsSet,
     decode,
@@ -1030,54 +1031,61 @@ class RoomService:
             return None
         return max(0.0, due[0] - self.clock())
 
-    def _next_due(self, live: LiveRoom) -> tuple[float, int, bool] | None:
-        """(when, seat, automatic) of the earliest move a bot makes for someone."""
+    def _next_due(self, live: LiveRoom) -> tuple[float, int, StandIn | None] | None:
+        """(when, seat, why a bot stands in for a person — None for a bot's own move) of the
+        earliest move a bot makes for someone."""
         room = live.room
         game = room.game
         if game is None or game.phase is Phase.OVER:
             return None
         deadline = room.deadline()
-        earliest: tuple[float, int, bool] | None = None
+        earliest: tuple[float, int, StandIn | None] | None = None
         since_change = max(room.phase_since, room.last_at)
         for seat in game.awaiting:
             member = room.members[room.seating[seat]]
+            because: StandIn | None = None
             if member.bot is not None and self._leaves_choice_to_teammate(live, seat):
-                when, auto = since_change + self.config.teammate_wait_seconds, False
+                when = since_change + self.config.teammate_wait_seconds
                 if deadline is not None:
                     when = min(when, deadline)
             elif member.bot is not None:
-                when, auto = since_change + self.config.bot_delay_seconds, False
+                when = since_change + self.config.bot_delay_seconds
             elif member.away:
-                when, auto = since_change + self.config.bot_delay_seconds, True
+                when, because = since_change + self.config.bot_delay_seconds, "away"
             elif member.id in live.gone_since:
-                when, auto = live.gone_since[member.id] + self.config.disconnect_grace_seconds, True
-                if deadline is not None:
-                    when = min(when, deadline)
+                when, because = live.gone_since[member.id] + self.config.disconnect_grace_seconds, "away"
+                if deadline is not None and deadline < when:
+                    when, because = deadline, "time"
             elif deadline is not None:
-                when, auto = deadline, True
+                when, because = deadline, "time"
             else:
                 continue
             # At the same moment a bot's own move comes before a stand-in's for a person.
-            if earliest is None or (when, auto) < (earliest[0], earliest[2]):
-                earliest = (when, seat, auto)
+            if earliest is None or (when, because is not None) < (earliest[0], earliest[2] is not None):
+                earliest = (when, seat, because)
         return earliest
+
+    def _mate_at_the_table(self, live: LiveRoom, seat: int) -> bool:
+        """Teams, play phase: whether ``seat``'s teammate is a person who is here."""
+        room = live.room
+        game = room.game
+        if game is None or game.phase is not Phase.PLAY or game.rules.team_of is None:
+            return False
+        mate = room.members[room.seating[game.rules.teammate(seat)]]
+        return mate.bot is None and not mate.away and mate.id not in live.gone_since
 
     def _leaves_choice_to_teammate(self, live: LiveRoom, seat: int) -> bool:
         """Whether bot ``seat`` has proposed its card to a teammate who is a person at the table:
         then choosing who plays is theirs, and the bot plays only once the table has been quiet
         for ``teammate_wait_seconds`` (two bots settle it at once)."""
-        room = live.room
-        game = room.game
-        if game is None or game.phase is not Phase.PLAY or game.rules.team_of is None or game.proposal(seat) is None:
-            return False
-        mate = room.members[room.seating[game.rules.teammate(seat)]]
-        return mate.bot is None and not mate.away and mate.id not in live.gone_since
+        game = live.room.game
+        return game is not None and game.proposal(seat) is not None and self._mate_at_the_table(live, seat)
 
     async def _auto_move(self, live: LiveRoom) -> None:
         due = self._next_due(live)
         if due is None:
             return
-        _, seat, auto = due
+        _, seat, because = due
         room = live.room
         game = room.game
         assert game is not None
@@ -1090,13 +1098,21 @@ class RoomService:
             language = live.languages.get(member.id) or stand_in_language(room)
         rng = random.Random(self.rng.getrandbits(64))
         action = await self.autoplay.choose(room, seat, level, rng, language)
+        # A person's teammate never decides alone: it offers its card, and plays it only if the
+        # person lets the table go quiet (`teammate_wait_seconds`).
+        if isinstance(action, Play) and member.bot is not None and self._mate_at_the_table(live, seat):
+            offer = Propose(seat, action.cards[0])
+            if game.proposal(seat) is None and offer in game.legal_actions(seat):
+                action = offer
 
         def move(current: Room) -> Acted:
             # The bot thought in a worker thread: if anything happened meanwhile (the person came
             # back and played, say), its move is for a table that no longer exists.
             if current is not room or current.seq != planned:
                 raise RoomError("stale", "The table changed while the bot was thinking.")
-            return Acted(at=self.clock(), member=member.id, action=action.to_json(), auto=auto)
+            return Acted(
+                at=self.clock(), member=member.id, action=action.to_json(), auto=because is not None, because=because
+            )
 
         try:
             await self.commit(live, move)

@@ -62,8 +62,9 @@ function svg(tag, attrs) {
 }
 
 // A rabbit token: two ears, a round body, the player's initial on it.
-// ``title``: what it stands for, when not just ``name`` (a team: "Mara & Ben", marked as Mara).
-export function rabbit(colour, name = "", { size = 32, lit = true, title = null } = {}) {
+// ``title``: what it stands for, when not just ``name`` (a team: "Mara & Ben", marked as Mara);
+// ``byFirst``: a name that is told apart by its first character (a colour's: 深綠色 → 深).
+export function rabbit(colour, name = "", { size = 32, lit = true, title = null, byFirst = false } = {}) {
   const fill = RABBITS[colour] || "#999";
   const icon = svg("svg", { viewBox: "0 0 40 48", width: size, height: size * 1.2, class: "rabbit-svg" });
   const stroke = colour === "white" ? "#888" : "rgba(0,0,0,.35)";
@@ -80,7 +81,7 @@ export function rabbit(colour, name = "", { size = 32, lit = true, title = null 
     "font-weight": 700,
     fill: DARK_TEXT.has(colour) ? "#222" : "#fff",
   });
-  const mark = marks.get(name) ?? candidates(name || colour)[0];
+  const mark = marks.get(name) ?? candidates(name || colour, byFirst)[0];
   if ([...mark].length > 1) letter.setAttribute("font-size", 12);
   letter.textContent = mark;
   icon.append(letter);

@@ -5,17 +5,44 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
-import { cardImage, describeCards, errorText, inviteBlock, markRabbits, memberName, revealHeadline, sideName, sideRabbit, sides } from "./parts.js";
+import {
+  awayLines,
+  cardImage,
+  describeCards,
+  errorText,
+  inviteBlock,
+  markRabbits,
+  memberName,
+  revealHeadline,
+  sideName,
+  sideRabbit,
+  sides,
+  tickCountdowns,
+} from "./parts.js";
+
+/** How long the TV keeps a round's reveal on screen. */
+const REVEAL_MS = 12_000;
 
 export function boardScreen(ctx, code) {
   let room = null;
   let status = "connecting";
   let fatal = null;
   let invite = null;
+  let revealUntil = 0;
+  let revealSeen = null; // the newest round revealed (null: none yet; on opening, none is held)
+  let holding = null;
   const table = new Table(code, null, {
     onState: (found) => {
       room = found;
       markRabbits(room.members);
+      const last = room.game?.last_round;
+      const key = last ? room.games_started * 1000 + last.round : 0;
+      if (revealSeen !== null && key > revealSeen) {
+        revealUntil = Date.now() + REVEAL_MS;
+        clearTimeout(holding);
+        holding = setTimeout(draw, REVEAL_MS + 50);
+      }
+      revealSeen = key;
       draw();
     },
     onStatus: (found) => {
@@ -60,30 +87,41 @@ export function boardScreen(ctx, code) {
     return spaces;
   }
 
+  // The reveal of a round stays on the TV for a while, whatever the table does meanwhile (a
+  // bot storyteller tells within a second): it is the moment everyone looks up at the screen.
+  function revealing(game) {
+    const last = game.last_round;
+    if (!last) return false;
+    return Date.now() < revealUntil || (game.phase === "clue" && !game.clue);
+  }
+
+  // What is happening now, said under a reveal that shows the round before.
+  function nowLine(game) {
+    if (game.phase === "over") return t("board.then_scores");
+    return t("board.now", { round: game.round, name: nameOf(game.storyteller) });
+  }
+
   function centre(game) {
     const last = game.last_round;
-    const showReveal = last && game.phase === "clue" && !game.clue;
+    const showReveal = revealing(game);
+    if (game.phase === "over" && !showReveal) return ranking(game);
     const teller = nameOf(game.storyteller);
     let line;
-    if (game.phase === "clue") line = t("board.teller_thinking", { name: teller });
-    else if (game.phase === "play") line = t("board.playing", { count: game.awaiting.length });
-    else if (game.phase === "vote") line = t("board.voting", { count: game.awaiting.length });
-    else line = t("board.over");
+    if (game.phase === "clue") {
+      line = game.mode === "party" ? t("board.teller_thinking_blind", { name: teller }) : t("board.teller_thinking", { name: teller });
+    } else if (game.phase === "play") line = t("board.playing", { count: game.awaiting.length });
+    else line = t("board.voting", { count: game.awaiting.length });
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
-    if (game.phase === "over") return ranking(game);
-    const shownRound = showReveal ? last.round : game.round;
-    const shownTeller = showReveal ? nameOf(last.storyteller) : teller;
+    const clue = showReveal ? last.clue : game.clue;
     return h(
       "div.board-centre",
       {},
-      h("p.board-round", {}, t("table.round", { round: shownRound }), " · ", t("table.storyteller", { name: shownTeller })),
-      game.clue
-        ? h("p.board-clue", {}, t("table.quoted_clue", { clue: game.clue }))
-        : showReveal
-          ? h("p.board-clue.past", {}, t("table.quoted_clue", { clue: last.clue }))
-          : null,
-      h("p.board-line", {}, showReveal ? t("board.last_round", { name: nameOf(last.storyteller) }) : line),
-      showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : null,
+      showReveal
+        ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
+        : h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
+      clue ? h("p.board-clue", { class: [showReveal ? "past" : "", [...clue].length > 60 ? "long" : ""].join(" ") }, t("table.quoted_clue", { clue })) : null,
+      showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : h("p.board-line", {}, line),
+      showReveal ? null : awayLines(game, { bySeat, nameOf }),
       h(
         "ol.board-cards",
         { class: `n${cards.length}` },
@@ -99,9 +137,9 @@ export function boardScreen(ctx, code) {
                   {},
                   rabbit(bySeat(last.owners[index])?.colour, nameOf(last.owners[index]), { size: 30 }),
                   last.votes.flatMap((slots, voter) => slots.filter((s) => s === index + 1).map(() => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 24 }))),
+                  last.red === index + 1 ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
                 )
               : null,
-            showReveal && last.red === index + 1 ? h("span.red-mark", {}, t("table.red_token")) : null,
           ),
         ),
       ),
@@ -122,6 +160,27 @@ export function boardScreen(ctx, code) {
           }),
       ),
     );
+  }
+
+  // The biggest cards that fit the centre, in as many columns as that takes.
+  function fitCards() {
+    const list = document.querySelector(".board-cards");
+    const centre = list?.closest(".board-centre");
+    if (!list || !centre || !list.children.length) return;
+    const count = list.children.length;
+    const gap = 12;
+    const others = [...centre.children].filter((child) => child !== list);
+    const taken = others.reduce((sum, child) => sum + child.getBoundingClientRect().height + gap, 0);
+    const height = centre.clientHeight - taken - gap;
+    const width = centre.clientWidth - 16;
+    const below = list.querySelector(".owner") ? 44 : 0; // the owner and the tokens under a revealed card
+    let best = { size: 0, columns: count };
+    for (let columns = 1; columns <= count; columns += 1) {
+      const rows = Math.ceil(count / columns);
+      const size = Math.min((width - gap * (columns - 1)) / columns, ((height - gap * (rows - 1)) / rows - below) / 1.5, 320);
+      if (size > best.size) best = { size, columns };
+    }
+    list.style.gridTemplateColumns = `repeat(${best.columns}, ${Math.max(60, Math.floor(best.size))}px)`;
   }
 
   function ranking(game) {
@@ -165,6 +224,7 @@ export function boardScreen(ctx, code) {
     }
     const game = room.game;
     ctx.render(h("section.board", {}, track(game), centre(game), h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
+    fitCards();
   }
   draw();
   describeCards(code).then(draw);
@@ -174,5 +234,12 @@ export function boardScreen(ctx, code) {
       draw();
     })
     .catch(() => {});
-  return () => table.close();
+  const tick = setInterval(tickCountdowns, 1000);
+  window.addEventListener("resize", fitCards);
+  return () => {
+    table.close();
+    clearInterval(tick);
+    clearTimeout(holding);
+    window.removeEventListener("resize", fitCards);
+  };
 }

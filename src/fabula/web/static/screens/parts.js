@@ -52,6 +52,46 @@ export function markRabbits(members) {
   setMarks(members.map((m) => ({ name: memberName(m), label: m.bot ? t(`colour.${m.colour}`) : m.name, byFirst: Boolean(m.bot) })));
 }
 
+// ---------------------------------------------------------------- countdowns
+
+function clock(seconds) {
+  const left = Math.max(0, Math.round(seconds));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+// A countdown to ``deadline`` (Unix seconds), worded by ``words(time)``; the screen's ticker
+// keeps every one of them current.
+export function countdown(deadline, words) {
+  const element = h("span.countdown", { "data-deadline": deadline });
+  element.words = words;
+  element.textContent = words(clock(deadline - Date.now() / 1000));
+  return element;
+}
+
+export function tickCountdowns() {
+  for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
+    if (element.words) element.textContent = element.words(clock(Number(element.dataset.deadline) - Date.now() / 1000));
+  }
+}
+
+export const timeLeft = (time) => t("table.time_left", { time });
+
+// Who the table waits for but is not here: a bot plays for them, now or once their grace ends.
+export function awayLines(game, { bySeat, nameOf, mine = null }) {
+  const lines = [];
+  for (const s of game.awaiting) {
+    const member = bySeat(s);
+    if (!member || member.bot || s === mine) continue;
+    const name = nameOf(s);
+    if (member.stand_in_at && member.stand_in_at > Date.now() / 1000 && !member.away) {
+      lines.push(h("p.away-line", {}, countdown(member.stand_in_at, (time) => t("table.stand_in", { name, time }))));
+    } else if (member.away || member.stand_in_at) {
+      lines.push(h("p.away-line", {}, t("table.bot_plays_for", { name })));
+    }
+  }
+  return lines;
+}
+
 // ---------------------------------------------------------------- who plays: seats, or teams
 
 // The rows of a ranking, a track or a reveal: one per seat, or — in teams — one per team, with

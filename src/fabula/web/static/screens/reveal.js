@@ -44,6 +44,7 @@ export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
               rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }),
               h("span.owner-name", {}, nameOf(owner)),
               isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
+              last.red === slot ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
             ),
             h(
               "div.voters",
@@ -51,7 +52,6 @@ export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
               voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 })),
               party ? h("span.vote-count", {}, votesText(voters.length)) : null,
             ),
-            last.red === slot ? h("span.red-mark", {}, t("table.red_token")) : null,
           );
         }),
       ),

@@ -9,6 +9,8 @@ import { rabbit } from "../rabbits.js";
 import {
   cardImage,
   cardViewer,
+  awayLines,
+  countdown,
   describeCards,
   errorText,
   inviteBlock,
@@ -19,6 +21,8 @@ import {
   sideOf,
   sideRabbit,
   sides,
+  tickCountdowns,
+  timeLeft,
 } from "./parts.js";
 import { buildReveal } from "./reveal.js";
 
@@ -30,27 +34,10 @@ function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
 }
 
-function clock(seconds) {
-  const left = Math.max(0, Math.round(seconds));
-  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+function shortClue(clue) {
+  const chars = [...clue];
+  return chars.length > 40 ? `${chars.slice(0, 36).join("").trimEnd()}…` : clue;
 }
-
-// A countdown to ``deadline`` (Unix seconds), worded by ``words(time)``; the screen's ticker
-// keeps every one of them current.
-function countdown(deadline, words) {
-  const element = h("span.countdown", { "data-deadline": deadline });
-  element.words = words;
-  element.textContent = words(clock(deadline - Date.now() / 1000));
-  return element;
-}
-
-function tickCountdowns() {
-  for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
-    if (element.words) element.textContent = element.words(clock(Number(element.dataset.deadline) - Date.now() / 1000));
-  }
-}
-
-const timeLeft = (time) => t("table.time_left", { time });
 
 export function roomScreen(ctx, code, watch) {
   const seat = watch ? null : savedSeat(code);
@@ -70,7 +57,7 @@ export function roomScreen(ctx, code, watch) {
     phaseKey: "",
     chat: [],
     chatOpen: false,
-    teamChat: false,
+    teamChat: null, // teams: whether chat goes to the partner only (null: yes, the default there)
     revealKey: 0, // the last reveal shown (games_started × 1000 + round)
     firstStateSeen: false,
     revealing: null,
@@ -87,6 +74,7 @@ export function roomScreen(ctx, code, watch) {
     storySeen: sessionStorage.getItem(`fabula.story.${code}`) || "",
     botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : "normal",
   };
+  const partnerOnly = () => ui.teamChat ?? ui.room?.settings.mode === "teams";
   const table = new Table(code, seat?.token ?? null, {
     onState: (room) => {
       ui.room = room;
@@ -142,6 +130,13 @@ export function roomScreen(ctx, code, watch) {
   function onNewState() {
     const room = ui.room;
     markRabbits(room.members);
+    if (ui.host !== undefined && room.host !== ui.host && room.host !== null) {
+      // said until the end of the next round
+      const host = room.members.find((m) => m.member === room.host);
+      const text = room.host === room.you?.member ? t("room.you_host") : t("room.new_host", { name: memberName(host) });
+      ui.hostNotice = { text, until: (room.game?.round ?? 0) + 1 };
+    }
+    ui.host = room.host;
     const game = room.game;
     if (!game) return;
     const key = `${room.games_started}:${game.round}:${game.phase}`;
@@ -202,6 +197,7 @@ export function roomScreen(ctx, code, watch) {
   async function send(type, fields, done = "") {
     ui.sending = true;
     draw();
+    const phase = ui.phaseKey;
     const reply = await table.send(type, fields);
     ui.sending = false;
     if (reply.type === "error") {
@@ -209,7 +205,8 @@ export function roomScreen(ctx, code, watch) {
       ui.notice = "";
     } else {
       ui.message = "";
-      ui.notice = done;
+      // (the move may have closed the phase: its state came before this answer)
+      if (ui.phaseKey === phase) ui.notice = done;
       if (type === "act") {
         const kind = fields.action.type;
         if (kind === "vote") ui.slots = [];
@@ -261,6 +258,11 @@ export function roomScreen(ctx, code, watch) {
     else body = tableView(room);
     ctx.render(body, { headerExtra: extra, wide: room.status !== "lobby" });
     if (ui.reveal) followReveal();
+  }
+
+  function hostLine(room) {
+    const notice = ui.hostNotice;
+    return notice && (room.game?.round ?? 0) <= notice.until ? h("p.notice-line.host-notice", { role: "status" }, notice.text) : null;
   }
 
   function connection() {
@@ -326,17 +328,19 @@ export function roomScreen(ctx, code, watch) {
           "li.seat",
           { class: m.connected ? "here" : "gone" },
           rabbit(m.colour, memberName(m), { size: 36, lit: m.connected }),
-          h("span.seat-name", {}, memberName(m)),
           h(
-            "span.badges",
+            "span.seat-label",
             {},
-            m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
-            m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
-            m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
+            h("span.seat-name", {}, memberName(m)),
+            h(
+              "span.badges",
+              {},
+              m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
+              m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
+              m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
+            ),
           ),
-          host && m.member !== room.you?.member
-            ? h("button.small", { type: "button", onclick: () => send("kick", { member: m.member }) }, m.bot ? t("lobby.remove_bot") : t("lobby.kick"))
-            : null,
+          host && m.member !== room.you?.member ? kickButton(m) : null,
         ),
       ),
     );
@@ -410,7 +414,7 @@ export function roomScreen(ctx, code, watch) {
         {},
         count < high
           ? h("a.button.primary", { href: `/join/${code}`, onclick: ctx.link(`/join/${code}`) }, t("room.take_seat"))
-          : h("p.hint", {}, t("join.full")),
+          : h("p.hint", {}, t("join.full"), room.members.some((m) => m.bot) ? ` ${t("join.full_bots")}` : ""),
       );
     }
     return h(
@@ -421,6 +425,7 @@ export function roomScreen(ctx, code, watch) {
       seats,
       teams,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+      hostLine(room),
       problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
       controls,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
@@ -433,6 +438,19 @@ export function roomScreen(ctx, code, watch) {
       ),
       h("div.leave-row", {}, leaveButton(room)),
       chatPanel(room),
+    );
+  }
+
+  // A bot goes at one tap; a person is asked about first.
+  function kickButton(m) {
+    if (m.bot) return h("button.small", { type: "button", onclick: () => send("kick", { member: m.member }) }, t("lobby.remove_bot"));
+    const what = `kick-${m.member}`;
+    if (ui.confirming !== what) return h("button.small", { type: "button", onclick: () => ((ui.confirming = what), draw()) }, t("lobby.kick"));
+    return h(
+      "span.confirm-inline",
+      {},
+      h("button.small.danger", { type: "button", "data-keep": what, onclick: () => ((ui.confirming = null), send("kick", { member: m.member })) }, t("lobby.kick_now", { name: memberName(m) })),
+      h("button.small", { type: "button", onclick: () => ((ui.confirming = null), draw()) }, t("app.cancel")),
     );
   }
 
@@ -454,12 +472,13 @@ export function roomScreen(ctx, code, watch) {
     const mine = me();
     const teller = nameOf(game.storyteller);
     const waitingFor = game.awaiting.filter((s) => s !== mine).map(nameOf).join(t("app.list_separator"));
-    const clue = game.clue ?? "";
+    // a long clue is the big heading already: the prompt quotes its start
+    const clue = shortClue(game.clue ?? "");
     if (game.phase === "clue") {
       if (mine === game.storyteller) {
         return game.hand_hidden ? t("table.blind_clue") : t("table.you_tell");
       }
-      return t("table.teller_thinking", { name: teller });
+      return room.settings.mode === "party" ? t("table.teller_thinking_blind", { name: teller }) : t("table.teller_thinking", { name: teller });
     }
     if (awaited()) {
       if (game.phase === "play") {
@@ -476,21 +495,6 @@ export function roomScreen(ctx, code, watch) {
       }
     }
     return waitingFor ? t("table.waiting_for", { names: waitingFor }) : t("table.waiting");
-  }
-
-  // Who the table waits for but is not here: a bot plays for them, now or after their grace.
-  function awayLines(game) {
-    const lines = [];
-    for (const s of game.awaiting) {
-      const member = bySeat(s);
-      if (!member || member.bot || s === me()) continue;
-      if (member.away) lines.push(h("p.away-line", {}, t("table.bot_plays_for", { name: nameOf(s) })));
-      else if (member.stand_in_at && member.stand_in_at > Date.now() / 1000) {
-        const name = nameOf(s);
-        lines.push(h("p.away-line", {}, countdown(member.stand_in_at, (time) => t("table.stand_in", { name, time }))));
-      } else if (member.stand_in_at) lines.push(h("p.away-line", {}, t("table.bot_plays_for", { name: nameOf(s) })));
-    }
-    return lines;
   }
 
   // Told once to a player back at the table: what a bot played for them meanwhile.
@@ -515,11 +519,12 @@ export function roomScreen(ctx, code, watch) {
         cards.map((card) => h("span.story-card", {}, cardImage(card, { width: 200 }))),
       );
     };
+    const away = moves.some((move) => move.because !== "time");
     return h(
       "section.story",
       { role: "status" },
-      h("p", {}, h("strong", {}, t("story.title"))),
-      h("ul", {}, moves.map(describe)),
+      h("p", {}, h("strong", {}, away ? t("story.title") : t("story.title_time"))),
+      h("ul", {}, moves.slice(-4).map(describe)),
       h(
         "button.small",
         {
@@ -563,13 +568,14 @@ export function roomScreen(ctx, code, watch) {
         top,
         clue,
         line,
-        awayLines(game),
+        awayLines(game, { bySeat, nameOf, mine: me() }),
         missedStory(room, game),
         actedRow(room, game),
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
         handStrip(room, game),
         ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
         ui.notice ? h("p.notice-line", { role: "status" }, ui.notice) : null,
+        hostLine(room),
         canAct ? actionBar(room, game) : null,
       ),
       h(
@@ -656,6 +662,8 @@ export function roomScreen(ctx, code, watch) {
     const votable = new Set(legalOf("vote").flatMap((a) => a.slots));
     const redable = new Set(legalOf("red").map((a) => a.slot));
     const voting = game.phase === "vote" && me() !== null;
+    // teams: the card a voter may not vote for, and did not play, is the partner's
+    const partners = (entry) => Boolean(game.teams) && votable.size > 0 && !entry.yours && !votable.has(entry.slot);
     const cards = game.table.map((entry) => {
       const count = ui.slots.filter((s) => s === entry.slot).length;
       const selectable = voting && (votable.has(entry.slot) || redable.has(entry.slot));
@@ -676,6 +684,7 @@ export function roomScreen(ctx, code, watch) {
           cardImage(entry.card, { width: 400 }),
           h("span.slot-number", {}, entry.slot),
           entry.yours ? h("span.tag", {}, t("table.yours")) : null,
+          partners(entry) ? h("span.tag", {}, t("table.partners")) : null,
           count ? h("span.token-mark", {}, "●".repeat(count)) : null,
           myVote && !count ? h("span.token-mark.sent", {}, "✓") : null,
           ui.red === entry.slot || game.my_red === entry.slot ? h("span.red-mark", {}, t("table.red_token")) : null,
@@ -759,6 +768,25 @@ export function roomScreen(ctx, code, watch) {
     draw();
   }
 
+  // Teams, for the partner who may still play: what the other has done, and the way to agree.
+  function teamNote(game) {
+    const partner = partnerSeat(game);
+    if (partner === null || partner === undefined || !legalOf("propose").length) return null;
+    const name = nameOf(partner);
+    let text;
+    if (game.acted.includes(partner)) text = t("table.partner_played", { name });
+    else if (game.teammate_proposed && game.my_proposal) text = t("table.both_proposed", { name });
+    else if (game.teammate_proposed) text = t("table.teammate_proposed", { name });
+    else if (game.my_proposal) text = t("table.you_proposed", { name });
+    else return null;
+    const openChat = () => {
+      ui.chatOpen = true;
+      draw();
+      document.querySelector("details.chat input[name=chat]")?.focus();
+    };
+    return h("p.hint.partner-offer", {}, text, " ", h("button.small", { type: "button", onclick: openChat }, t("table.open_team_chat")));
+  }
+
   function actionBar(room, game) {
     const buttons = [];
     const tell = legalOf("tell");
@@ -771,8 +799,18 @@ export function roomScreen(ctx, code, watch) {
         "aria-label": t("table.clue_label"),
         value: ui.clue,
         "data-keep": "clue",
-        oninput: (event) => (ui.clue = event.target.value),
+        oninput: (event) => {
+          ui.clue = event.target.value;
+          showLength();
+        },
       });
+      // near the limit, the clue says how long it is (the field takes no more than 200)
+      const length = h("span.hint.clue-length", { "aria-live": "polite" });
+      const showLength = () => {
+        const count = [...ui.clue].length;
+        length.textContent = count >= 150 ? t("table.clue_length", { count, max: 200 }) : "";
+      };
+      showLength();
       const ready = blind.length ? true : ui.hand.length === 1;
       return h(
         "form.action-bar",
@@ -800,6 +838,7 @@ export function roomScreen(ctx, code, watch) {
         },
         input,
         h("button.primary", { type: "submit", disabled: ui.sending }, blind.length ? t("table.give_clue") : t("table.tell")),
+        length,
         !blind.length && !ready ? h("span.hint", {}, t("table.pick_card_first")) : null,
       );
     }
@@ -831,8 +870,8 @@ export function roomScreen(ctx, code, watch) {
           ),
         );
       }
-      const partner = partnerSeat(game);
-      if (game.teammate_proposed && partner !== null) buttons.push(h("p.hint.partner-offer", {}, t("table.teammate_proposed", { name: nameOf(partner) })));
+      const note = teamNote(game);
+      if (note) buttons.push(note);
     }
     const votes = legalOf("vote");
     if (votes.length) {
@@ -923,12 +962,13 @@ export function roomScreen(ctx, code, watch) {
     return h(
       "section.game-over",
       {},
-      h("h2", {}, winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { name: names })),
+      h("h2", {}, winners.length > 1 ? t("over.shared", { names }) : game.teams ? t("over.team_wins", { name: names }) : t("over.winner", { name: names })),
       h("ol.ranking", {}, ranking),
       room.you?.host
         ? h("div.actions", {}, h("button.primary", { type: "button", disabled: ui.sending, onclick: () => send("rematch") }, t("over.rematch")))
         : h("p.hint", {}, room.you ? t("over.rematch_wait") : t("over.watching")),
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+      hostLine(room),
       h("p", {}, h("a", { href: "/", onclick: ctx.link("/") }, t("app.home"))),
       h("div.leave-row", {}, leaveButton(room)),
       chatPanel(room),
@@ -943,7 +983,7 @@ export function roomScreen(ctx, code, watch) {
     const input = h("input", {
       name: "chat",
       maxlength: 300,
-      placeholder: ui.teamChat ? t("chat.team_placeholder") : t("chat.placeholder"),
+      placeholder: teams && partnerOnly() ? t("chat.team_placeholder") : t("chat.placeholder"),
       "aria-label": t("chat.label"),
       "data-keep": "chat",
     });
@@ -965,12 +1005,24 @@ export function roomScreen(ctx, code, watch) {
                 const text = input.value.trim();
                 if (!text) return;
                 input.value = "";
-                await send("say", { text, team_only: teams && ui.teamChat });
+                await send("say", { text, team_only: teams && partnerOnly() });
               },
             },
             input,
             teams
-              ? h("label.small", {}, h("input", { type: "checkbox", checked: ui.teamChat, onchange: (e) => (ui.teamChat = e.target.checked) }), ` ${t("chat.team_only")}`)
+              ? h(
+                  "label.small",
+                  {},
+                  h("input", {
+                    type: "checkbox",
+                    checked: partnerOnly(),
+                    onchange: (e) => {
+                      ui.teamChat = e.target.checked;
+                      draw();
+                    },
+                  }),
+                  ` ${t("chat.team_only")}`,
+                )
               : null,
             h("button", { type: "submit" }, t("chat.send")),
           )

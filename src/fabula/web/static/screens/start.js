@@ -4,7 +4,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
 import { api, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
-import { errorText as codeText, memberName } from "./parts.js";
+import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 
 const MODES = ["odyssey", "party", "teams", "classic"];
 const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
@@ -65,7 +65,7 @@ function colourPicker(name, colours, chosen, onPick) {
           checked: colour === chosen,
           onchange: () => onPick(colour),
         }),
-        rabbit(colour, t(`colour.${colour}`), { size: 28, lit: free }),
+        rabbit(colour, t(`colour.${colour}`), { size: 28, lit: free, byFirst: true }),
         h("span.colour-name", {}, t(`colour.${colour}`)),
       );
     }),
@@ -107,6 +107,7 @@ export function homeScreen(ctx) {
   const form = { name: localStorage.getItem("fabula.name") || "", colour: "blue", mode: "odyssey", decks: ["fabula"] };
   let decks = [{ name: "fabula", title: "Fabula", cards: 84, described: true }];
   let message = "";
+  let joinMessage = "";
   let mine = []; // the rooms whose seat this browser holds, as the server describes them
   const creating = oneTap();
 
@@ -129,7 +130,12 @@ export function homeScreen(ctx) {
       {
         onsubmit: (event) => {
           event.preventDefault();
-          if (typed()) ctx.go(`/join/${typed()}`);
+          if (typed()) {
+            ctx.go(`/join/${typed()}`);
+            return;
+          }
+          joinMessage = t("home.code_first");
+          draw();
         },
       },
       h("h2", {}, t("home.join_title")),
@@ -138,8 +144,22 @@ export function homeScreen(ctx) {
         {},
         code,
         h("button.primary", { type: "submit" }, t("home.join")),
-        h("button", { type: "button", onclick: () => typed() && ctx.go(`/room/${typed()}/board`) }, t("home.board")),
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              if (typed()) ctx.go(`/room/${typed()}/board`);
+              else {
+                joinMessage = t("home.code_first");
+                draw();
+              }
+            },
+          },
+          t("home.board"),
+        ),
       ),
+      joinMessage ? h("p.error", { role: "alert" }, joinMessage) : null,
       h("p.hint", {}, t("home.board_hint")),
     );
     const yours = mine.length
@@ -331,6 +351,7 @@ export function joinScreen(ctx, code) {
       );
       return;
     }
+    markRabbits(summary.members);
     const watch = h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch"));
     const seated = h(
       "ul.seated",
