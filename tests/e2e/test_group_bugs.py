@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -45,6 +46,16 @@ def over(pages: list[Page]) -> bool:
     return all(page.locator(".game-over").count() and not page.locator(".overlay").count() for page in pages)
 
 
+def alone_with_bots(players: Players, name: str, bots: int, **settings: Any) -> Page:
+    """A desktop player's started game, in a room made over HTTP, with ``bots`` bots."""
+    seat = create_room_by_api(players.base, name, **settings)
+    page = players.open()
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, bots)
+    start_game(page)
+    return page
+
+
 def summary(base: str, code: str) -> dict[str, object]:
     found: dict[str, object] = httpx.get(f"{base}/api/rooms/{code}").json()
     return found
@@ -54,11 +65,7 @@ def summary(base: str, code: str) -> dict[str, object]:
 
 
 def test_a_party_reveal_says_the_voters_scored_and_names_no_storytellers_card(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Hal", mode="party", options={"first_storyteller": 0})
-    page = players.open()
-    open_seat(page, players.base, seat["code"], seat)
-    add_bots(page, 5)
-    start_game(page)
+    page = alone_with_bots(players, "Hal", 5, mode="party", options={"first_storyteller": 0})
     tell(page, "Far away")
     play_cards(page)
     vote(page)
@@ -181,11 +188,7 @@ def test_a_full_room_says_so_before_asking_for_a_name_and_offers_to_watch(player
 
 
 def test_teams_are_shown_as_teams_in_the_reveal_the_track_and_the_end(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Mara", mode="teams", options={"storyteller_cycles": 1})
-    page = players.open()
-    open_seat(page, players.base, seat["code"], seat)
-    add_bots(page, 5)
-    start_game(page)
+    page = alone_with_bots(players, "Mara", 5, mode="teams", options={"storyteller_cycles": 1})
     expect(page.locator(".scores li")).to_have_count(3)
     expect(page.locator(".scores .name").first).to_contain_text("&")
     expect(page.locator(".table-head .partner")).to_contain_text("Partner: ")
@@ -288,11 +291,7 @@ def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
 
 
 def test_with_two_tokens_the_vote_prompt_and_the_reveal_show_the_one_token_bonus(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1})
-    page = players.open()
-    open_seat(page, players.base, seat["code"], seat)
-    add_bots(page, 6)
-    start_game(page)
+    page = alone_with_bots(players, "Mara", 6, options={"first_storyteller": 1})
     expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
     play_cards(page)
     expect(page.locator(".action-bar button.primary", has_text="Vote")).to_be_visible()
@@ -352,11 +351,7 @@ def test_teams_show_your_partner_your_suggestion_and_why_start_is_off(players: P
 
 
 def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Hal", mode="party", options={"first_storyteller": 0})
-    page = players.open()
-    open_seat(page, players.base, seat["code"], seat)
-    add_bots(page, 5)
-    start_game(page)
+    page = alone_with_bots(players, "Hal", 5, mode="party", options={"first_storyteller": 0})
     page.locator(".clue-input").fill("   ")
     page.locator("form.action-bar button[type=submit]").click()
     expect(page.locator(".error")).to_have_text("Give a clue.")
@@ -364,6 +359,7 @@ def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(pla
     tell(page, "Far away")
     play_cards(page)
     vote(page)
+    expect(page.locator(".token-mark.sent")).to_have_count(1)  # the vote is in: a tap now places the red token
     enabled_table_cards(page).nth(1).click()
     slot = page.locator(".table-card.red-chosen .slot-number").inner_text()
     page.locator(".action-bar button.red").click()

@@ -49,6 +49,20 @@ async def game_with_bots(server: LiveServer, bots: int = 2, **settings: Any) -> 
     return seat, host
 
 
+async def game_with_fay(server: LiveServer) -> tuple[str, dict[str, Any], Client, dict[str, Any], Client]:
+    """A started three-seat game: the host (storyteller first), Fay, a bot; both people connected.
+    The room code, each person's seat and connection."""
+    seat = await create_room(server.url, "Host", "red", options={"first_storyteller": 0})
+    code = seat["code"]
+    fay_seat = (await join_room(server.url, code, "Fay", "blue")).json()
+    host = await connected(server, code, seat["token"])
+    fay = await connected(server, code, fay_seat["token"])
+    await host.request({"type": "add_bot"})
+    await host.request({"type": "start"})
+    await fay.wait_state(lambda room: room["status"] == "playing")
+    return code, seat, host, fay_seat, fay
+
+
 # ---------------------------------------------------------------- bugs 8 and 9: what a client sends
 
 
@@ -207,14 +221,7 @@ async def test_a_player_removed_in_the_lobby_is_told_too(server: LiveServer) -> 
 
 @pytest.mark.anyio
 async def test_leaving_for_good_frees_the_seat_for_a_newcomer_who_takes_it_over(server: LiveServer) -> None:
-    seat = await create_room(server.url, "Host", "red", options={"first_storyteller": 0})
-    code = seat["code"]
-    fay_seat = (await join_room(server.url, code, "Fay", "blue")).json()
-    host = await connected(server, code, seat["token"])
-    fay = await connected(server, code, fay_seat["token"])
-    await host.request({"type": "add_bot"})
-    await host.request({"type": "start"})
-    await fay.wait_state(lambda room: room["status"] == "playing")
+    code, seat, _, fay_seat, fay = await game_with_fay(server)
     assert (await fay.request({"type": "say", "text": "bye all"}))["type"] == "ack"
     assert (await fay.request({"type": "leave", "for_good": True}))["type"] == "ack"
     room = await fay.wait_state(lambda room: room["you"] is None)
@@ -395,14 +402,7 @@ async def test_a_full_room_says_so_before_anyone_fills_in_a_name(server: LiveSer
 
 @pytest.mark.anyio
 async def test_the_table_sees_when_a_bot_stands_in_and_the_player_learns_what_it_played(server: LiveServer) -> None:
-    seat = await create_room(server.url, "Host", "red", options={"first_storyteller": 0})
-    code = seat["code"]
-    fay_seat = (await join_room(server.url, code, "Fay", "blue")).json()
-    host = await connected(server, code, seat["token"])
-    fay = await connected(server, code, fay_seat["token"])
-    await host.request({"type": "add_bot"})
-    await host.request({"type": "start"})
-    await fay.wait_state(lambda room: room["status"] == "playing")
+    code, _, host, fay_seat, fay = await game_with_fay(server)
     await fay.close()
     grace = server.config.disconnect_grace_seconds
     room = await host.wait_state(lambda room: room["members"][1]["stand_in_at"] is not None)

@@ -78,7 +78,7 @@ export function boardScreen(ctx, code) {
           "div.board-space",
           { style: { gridRow: String(row), gridColumn: String(column) } },
           h("span.space-number", {}, space),
-          h("span.space-rabbits", {}, here.map((side) => sideRabbit(side, nameOf, bySeat, { size: 30 }))),
+          h("span.space-rabbits", {}, here.map((side) => sideRabbit(side, nameOf, bySeat, { size: here.length > 4 ? 20 : 30 }))),
         ),
       );
     }
