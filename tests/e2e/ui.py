@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Locator, Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: ``document.title`` starts with this while the seat is awaited (see room.js).
 YOUR_MOVE = "●"
@@ -125,12 +126,12 @@ def answered(page: Page, act: Callable[[], None]) -> dict[str, Any]:
 
 
 def _made_here(page: Page, move: str) -> bool:
-    made = _made.setdefault(page, set())
-    key = (page.locator(".table-head .round").inner_text(), move)
-    if key in made:
-        return True
-    made.add(key)
-    return False
+    """Whether ``page`` made ``move`` in this round already."""
+    return (page.locator(".table-head .round").inner_text(), move) in _made.setdefault(page, set())
+
+
+def _remember(page: Page, move: str, round_text: str) -> None:
+    _made.setdefault(page, set()).add((round_text, move))
 
 
 def close_reveal(page: Page) -> bool:
@@ -187,7 +188,8 @@ def place_red(page: Page, index: int = 0) -> None:
 
 def step(page: Page, clue: str = "A long journey") -> bool:
     """Close a reveal, or make the one move the page's seat owes now; True if it did something.
-    Moves wait until the page has the legal moves for the current state (the action bar)."""
+    Moves wait until the page has the legal moves for the current state (the action bar). A move
+    the table overtook (a reveal opened over it, a bot partner played first) is tried again."""
     if close_reveal(page):
         return True
     if not awaited(page):
@@ -195,18 +197,31 @@ def step(page: Page, clue: str = "A long journey") -> bool:
     bar = page.locator(".action-bar")
     if not bar.count():
         return False  # the legal moves are on their way
+    page.set_default_timeout(5_000)
+    try:
+        return _move(page, bar, clue)
+    except PlaywrightTimeoutError:
+        close_reveal(page)
+        return True
+    finally:
+        page.set_default_timeout(15_000)
+
+
+def _move(page: Page, bar: Locator, clue: str) -> bool:
     if page.locator(".clue-input").count():
         tell(page, clue)
         return True
-    if bar.locator("button.primary", has_text=re.compile("^Play")).count() and not _made_here(page, "play"):
-        play_cards(page)
-        return True
-    if bar.locator("button.primary", has_text=re.compile("^Vote")).count() and not _made_here(page, "vote"):
-        vote(page)
-        return True
-    if bar.locator("button.red").count() and not _made_here(page, "red"):
-        place_red(page)
-        return True
+    moves: list[tuple[str, Locator, Callable[[Page], None]]] = [
+        ("play", bar.locator("button.primary", has_text=re.compile("^Play")), play_cards),
+        ("vote", bar.locator("button.primary", has_text=re.compile("^Vote")), vote),
+        ("red", bar.locator("button.red"), place_red),
+    ]
+    for move, button, make in moves:
+        if button.count() and not _made_here(page, move):
+            round_text = page.locator(".table-head .round").inner_text()
+            make(page)
+            _remember(page, move, round_text)  # (only once it was made: an overtaken move is tried again)
+            return True
     return False
 
 

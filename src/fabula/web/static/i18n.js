@@ -59,3 +59,9 @@ export function t(key, params = {}) {
     return value;
   });
 }
+
+// ["Ana", "Ben", "Cleo"] → "Ana, Ben and Cleo" (Chinese: "Ana、Ben和Cleo").
+export function listText(items) {
+  if (items.length < 2) return items.join("");
+  return items.slice(0, -1).join(t("app.list_separator")) + t("app.list_and", {}) + items[items.length - 1];
+}

@@ -2,7 +2,7 @@
 // metres. In the lobby it shows the join QR code; in a game the table, the clue, whose turn it
 // is, the reveal and the scoring track around the edge.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
 import { api, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import {
@@ -186,7 +186,7 @@ export function boardScreen(ctx, code) {
   function ranking(game) {
     const rows = sides(game);
     const winners = rows.filter((row) => row.rank === 1);
-    const names = winners.map((row) => sideName(row, nameOf)).join(t("app.list_separator"));
+    const names = listText(winners.map((row) => sideName(row, nameOf)));
     return h(
       "div.board-centre",
       {},

@@ -1,6 +1,6 @@
 // Pieces several screens share: card pictures, the full-screen card viewer, the scoring track.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { listText, t } from "../i18n.js";
 import { rabbit, setMarks } from "../rabbits.js";
 import { api } from "../net.js";
 
@@ -183,7 +183,7 @@ export function revealHeadline(last, game, nameOf) {
   } else if (last.finders.length === 1 && options.lone_finder_bonus) {
     sentence = t("reveal.lone_finder", { name: teller, finders: finders[0] });
   } else {
-    sentence = t("reveal.some_found", { name: teller, finders: finders.join(t("app.list_separator")) });
+    sentence = t("reveal.some_found", { name: teller, finders: listText(finders) });
   }
   if (game.tokens === 2 && options.single_token_bonus) {
     sentence = t("reveal.with_bonus", { sentence, bonus: t("reveal.single_token") });

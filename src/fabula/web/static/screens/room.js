@@ -3,7 +3,7 @@
 // the clue being typed) lives here between states. The reveal is drawn once, in the layer above
 // the screen, so that a redraw (any bot's move) never moves the reader's place in it.
 import { h } from "../dom.js";
-import { language, t } from "../i18n.js";
+import { language, listText, t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import {
@@ -471,7 +471,7 @@ export function roomScreen(ctx, code, watch) {
   function statusLine(room, game) {
     const mine = me();
     const teller = nameOf(game.storyteller);
-    const waitingFor = game.awaiting.filter((s) => s !== mine).map(nameOf).join(t("app.list_separator"));
+    const waitingFor = listText(game.awaiting.filter((s) => s !== mine).map(nameOf));
     // a long clue is the big heading already: the prompt quotes its start
     const clue = shortClue(game.clue ?? "");
     if (game.phase === "clue") {
@@ -510,7 +510,7 @@ export function roomScreen(ctx, code, watch) {
       else if (action.type === "blind_clue") text = t("story.blind_clue", { clue: action.clue });
       else if (action.type === "play") text = t("story.played");
       else if (action.type === "propose") text = t("story.proposed");
-      else if (action.type === "vote") text = t("story.voted", { slots: action.slots.join(t("app.list_separator")) });
+      else if (action.type === "vote") text = t("story.voted", { slots: listText(action.slots.map(String)) });
       else text = t("story.red", { slot: action.slot });
       return h(
         "li",
@@ -948,7 +948,7 @@ export function roomScreen(ctx, code, watch) {
     const game = room.game;
     const rows = sides(game);
     const winners = rows.filter((row) => row.rank === 1);
-    const names = winners.map((row) => sideName(row, nameOf)).join(t("app.list_separator"));
+    const names = listText(winners.map((row) => sideName(row, nameOf)));
     const ranking = rows.map((row) =>
       h(
         "li",
