@@ -187,7 +187,9 @@ class Table:
         page.locator(".lobby").wait_for()
 
     def add_bots(self, host: Page, count: int) -> None:
-        for _ in range(count):
+        for index in range(count):
+            if index:
+                host.wait_for_timeout(550)  # two taps closer than half a second are one (net.js)
             seats = host.locator(".seat").count()
             self.answered(host, host.locator(".lobby .actions button:not(.primary)").click)
             host.wait_for_function(f"() => document.querySelectorAll('.seat').length > {seats}")

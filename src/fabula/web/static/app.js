@@ -31,7 +31,10 @@ function header(extra) {
       "aria-label": t("app.language"),
       onchange: async (event) => {
         await setLanguage(event.target.value, true);
-        route();
+        // a screen with a connection redraws in the new words (leaving and coming back would
+        // show its player away to everyone else for a moment); the others start again
+        if (current?.relabel) current.relabel();
+        else route();
       },
     },
     LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language }, l.name)),
@@ -74,6 +77,8 @@ function screenContext() {
     },
     go,
     link,
+    // set by a screen that can redraw itself in another language
+    relabel: null,
   };
   return context;
 }

@@ -23,9 +23,51 @@ function append(element, children) {
   }
 }
 
+// A finger (or mouse button) that is down on a button: a redraw now would put a new button under
+// it, and the tap would land on nothing (a click needs its press and release on one element).
+// While it is down, redraws wait — for the release, or at most HOLD_MS.
+const HOLD_MS = 800;
+const waiting = new Map(); // root -> the newest children it should show
+let pressing = false;
+let holdTimer = 0;
+
+function release() {
+  if (!pressing) return;
+  pressing = false;
+  clearTimeout(holdTimer);
+  // after the click that the release makes (a click handler's own redraw comes first and wins)
+  setTimeout(() => {
+    for (const [root, children] of [...waiting]) render(root, children);
+    waiting.clear();
+  }, 0);
+}
+
+if (typeof document !== "undefined") {
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      if (!event.target?.closest?.("button, a, input, select, label")) return;
+      pressing = true;
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(release, HOLD_MS);
+    },
+    true,
+  );
+  for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, release, true);
+}
+
 // Replace what `root` shows, keeping the focused field (and what was typed in it) across the
 // re-render that every new state causes.
 export function show(root, ...children) {
+  if (pressing) {
+    waiting.set(root, children);
+    return;
+  }
+  waiting.delete(root);
+  render(root, children);
+}
+
+function render(root, children) {
   const active = document.activeElement;
   const key = active?.dataset?.keep;
   const selection = key && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;

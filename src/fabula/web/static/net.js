@@ -39,6 +39,10 @@ export function requestId() {
   return crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
+// Two taps that would send the same message closer than this are one tap (a double tap), even
+// when the first was answered in between (tests/e2e/ui.py: TAPS_APART_MS).
+const DOUBLE_TAP_MS = 500;
+
 // Seat tokens live in this browser only: they are what takes a seat back after a reload.
 const SEATS = "fabula.seats";
 
@@ -173,6 +177,9 @@ export class Table {
     for (const waiting of this.pending.values()) {
       if (body !== null && waiting.body === body) return waiting.promise;
     }
+    // nor a second tap that comes just after the first was answered (a fast home network)
+    const now = Date.now();
+    if (body !== null && this.last?.body === body && now - this.last.at < DOUBLE_TAP_MS) return this.last.promise;
     const message = { type, id: this.nextId(), ...fields };
     const waiting = { message, body };
     waiting.promise = new Promise((resolve) => {
@@ -180,6 +187,7 @@ export class Table {
       this.pending.set(message.id, waiting);
       if (this.ready && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     });
+    if (body !== null) this.last = { body, at: now, promise: waiting.promise };
     return waiting.promise;
   }
 }

@@ -234,6 +234,10 @@ export function boardScreen(ctx, code) {
       draw();
     })
     .catch(() => {});
+  ctx.relabel = () => {
+    if (room) markRabbits(room.members);
+    draw();
+  };
   const tick = setInterval(tickCountdowns, 1000);
   window.addEventListener("resize", fitCards);
   return () => {

@@ -417,18 +417,19 @@ export function roomScreen(ctx, code, watch) {
           : h("p.hint", {}, t("join.full"), room.members.some((m) => m.bot) ? ` ${t("join.full_bots")}` : ""),
       );
     }
+    // the buttons come before the seats: a new seat (a bot added) never moves them under a finger
     return h(
       "section.lobby",
       {},
       h("h2", {}, t(`mode.${mode}`)),
       h("p.hint", {}, t(`mode.${mode}.summary`), " ", t("lobby.count", { count, low, high })),
-      seats,
-      teams,
+      controls,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
       hostLine(room),
       problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
-      controls,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
+      seats,
+      teams,
       h(
         "div.invite",
         {},
@@ -1030,6 +1031,15 @@ export function roomScreen(ctx, code, watch) {
     );
   }
 
+  ctx.relabel = () => {
+    // the words change, not the table: the connection, the choices and an open reveal stay
+    if (ui.room) markRabbits(ui.room.members);
+    if (ui.reveal) {
+      const last = ui.revealing;
+      openReveal(last);
+    }
+    draw();
+  };
   describeCards(code).then(draw);
   return () => {
     clearInterval(tick);
