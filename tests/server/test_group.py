@@ -175,13 +175,7 @@ async def test_invalid_utf8_closes_with_1007_and_is_not_logged_as_a_server_error
 
 @pytest.mark.anyio
 async def test_a_player_removed_mid_game_is_told_at_once_and_only_watches(server: LiveServer) -> None:
-    seat = await create_room(server.url, "Host", "red")
-    code = seat["code"]
-    guest_seat = (await join_room(server.url, code, "Fay", "blue")).json()
-    host = await connected(server, code, seat["token"])
-    fay = await connected(server, code, guest_seat["token"])
-    await host.request({"type": "add_bot"})
-    await host.request({"type": "start"})
+    code, _, host, guest_seat, fay = await game_with_fay(server)
     await fay.wait_state(lambda room: room["status"] == "playing" and room["game"]["hand"])
     start = len(fay.received)
     assert (await host.request({"type": "kick", "member": guest_seat["member"]}))["type"] == "ack"
