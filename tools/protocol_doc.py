@@ -37,7 +37,8 @@ import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-import fabula.server.service as service_module
+import fabula.server.rooms as rooms_module
+import fabula.server.seats as seats_module
 from fabula.commands.serve import WS_HARD_LIMIT
 from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
@@ -255,16 +256,16 @@ def seeded_tokens(seed: int) -> Iterator[None]:
     """Seat tokens from a seeded generator instead of `secrets` (same shape: 24 random bytes,
     URL-safe base64), for the length of the block."""
     rng = random.Random(seed)
-    original = service_module.new_token
+    original = seats_module.new_token
 
     def new_token() -> str:
         return base64.urlsafe_b64encode(rng.randbytes(24)).decode().rstrip("=")
 
-    service_module.new_token = new_token
+    seats_module.new_token = new_token
     try:
         yield
     finally:
-        service_module.new_token = original
+        seats_module.new_token = original
 
 
 @asynccontextmanager
@@ -875,10 +876,10 @@ def overview() -> str:
 - **Rooms and seats over HTTP.** `POST /api/rooms` creates a room and seats its creator as host;
   `POST /api/rooms/{{CODE}}/join` takes a seat. Both answer with the seat's **token**, a secret
   that takes the seat: keep it (it is the only way back into the seat) and never show it.
-  Room codes are {service_module.CODE_LENGTH} characters from `{service_module.CODE_ALPHABET}`
+  Room codes are {rooms_module.CODE_LENGTH} characters from `{rooms_module.CODE_ALPHABET}`
   (no look-alikes); the server upper-cases a code it is given. Either body may carry a `request`
   id of the client's choosing (1 to {protocol.ID_MAX} characters, one per tap of a button): the
-  same request again from the same address within {service_module.REQUEST_SECONDS // 60} minutes —
+  same request again from the same address within {seats_module.REQUEST_SECONDS // 60} minutes —
   a double tap, a retry after a lost answer — gets the same seat, never a second room or seat.
   During a game, a join with `replaces` (a member number whose `open` is true; the seat's colour)
   takes over that bot's seat, or that of someone who left for good. `invite` says which link to give

@@ -202,5 +202,5 @@ def test_a_host_using_the_app_in_chinese_adds_bots_that_clue_in_chinese(players:
     seats = page.locator(".seat")
     page.get_by_role("button", name="添加机器人").click()  # "Add a bot" in simplified Chinese
     expect(seats).to_have_count(2)
-    members = server.service.rooms[code].room.members
+    members = server.service.rooms.held[code].room.members
     assert [m.bot_language for m in members.values() if m.bot is not None] == ["zh-Hans"]

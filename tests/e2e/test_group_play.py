@@ -188,7 +188,7 @@ class Group:
         return found
 
     def live_room(self) -> Any:
-        return self.server.service.rooms[self.code].room
+        return self.server.service.rooms.held[self.code].room
 
     # ------------------------------------------------------------ playing
 
@@ -337,7 +337,7 @@ def double_tap(page: Page, target: Locator, how: DoubleTap) -> None:
 
 def create_with_a_double_tap(group: Group, page: Page, name: str, *, mode: str, how: DoubleTap) -> str:
     """The host fills the home form and taps "Create the room" twice: one room, one seat."""
-    rooms_before = set(group.server.service.rooms)
+    rooms_before = set(group.server.service.rooms.held)
     page.goto(group.players.base + "/")
     if mode != "odyssey":
         page.check(f"input[name=mode][value={mode}]")
@@ -353,7 +353,7 @@ def create_with_a_double_tap(group: Group, page: Page, name: str, *, mode: str, 
     page.wait_for_timeout(TAP_PAUSE_MS)  # whatever a second tap made is under way by now
     assert group.posts[page] == ["/api/rooms"]  # the second tap sent nothing ...
     assert group.moves_sent(page) == []  # ... nor did it tap anything in the lobby
-    assert set(group.server.service.rooms) - rooms_before == {code}  # exactly one new room
+    assert set(group.server.service.rooms.held) - rooms_before == {code}  # exactly one new room
     assert [m["name"] for m in group.summary()["members"]] == [name]
     assert list(saved_seats(page)) == [code]
     return code

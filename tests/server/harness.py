@@ -53,7 +53,7 @@ class LiveServer:
         service.clock = lambda: current() + seconds
 
         def wake_all() -> None:
-            for live in service.rooms.values():
+            for live in service.rooms.held.values():
                 live.wake.set()
 
         self.loop.call_soon_threadsafe(wake_all)

@@ -52,7 +52,7 @@ from fabula.bots.base import RandomBot
 from fabula.rules import action_from_json
 from fabula.server.entries import Acted, AnyEntry, Joined, Said, Started, TeamsSet, decode
 from fabula.server.room import Room
-from fabula.server.service import token_hash
+from fabula.server.seats import token_hash
 from fabula.store import SqliteStore
 
 from .harness import free_port

@@ -220,7 +220,7 @@ def room_record(room: Any) -> dict[str, Any]:
 
 
 async def live_record(server: LiveServer, code: str) -> dict[str, Any]:
-    return await on_server(server, lambda: room_record(server.service.rooms[code].room))
+    return await on_server(server, lambda: room_record(server.service.rooms.held[code].room))
 
 
 def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -327,7 +327,7 @@ def might_be_legal(action: dict[str, Any], table: Table) -> bool:
 
 
 def read_table(server: LiveServer, code: str, member: int, tag: str, tokens: list[str]) -> Table:
-    room = server.service.rooms[code].room
+    room = server.service.rooms.held[code].room
     game = room.game
     seat = room.seat_of(member)
     state = game.to_json()
@@ -1122,8 +1122,8 @@ async def storm_room(server: LiveServer, tally: Tally, rng: random.Random) -> di
     )
     assert all(room["status"] == "over" for room in finals)
     live = await live_record(server, code)
-    rebuilt = await on_server_await(server, server.service._rebuild(code))
-    stored = await on_server_await(server, server.service.store.load(code))
+    rebuilt = await on_server_await(server, server.service.rooms.rebuild(code))
+    stored = await on_server_await(server, server.service.rooms.store.load(code))
     assert len(stored) == live["seq"]
     assert differences(live, room_record(rebuilt)) == [], "the stored log rebuilds the room exactly"
     return finals[0]
@@ -1138,7 +1138,7 @@ async def normal_room(server: LiveServer) -> list[dict[str, Any]]:
         log = (await http.get(f"/api/rooms/{code}/log")).json()
     assert log["scores"] == finals[0]["game"]["scores"]
     live = await live_record(server, code)
-    rebuilt = await on_server_await(server, server.service._rebuild(code))
+    rebuilt = await on_server_await(server, server.service.rooms.rebuild(code))
     assert differences(live, room_record(rebuilt)) == []
     for client in clients:
         await client.close()
@@ -1361,7 +1361,7 @@ async def test_connections_and_rooms_per_address_are_bounded(tmp_path: Path) -> 
             assert (await client.request({"type": "ping"}))["type"] == "pong"
         await clients[0].close()
         for _ in range(100):  # the server notices the close
-            if await on_server(server, lambda: sum(server.service.connections_by_address.values())) < 3:
+            if await on_server(server, lambda: sum(server.service.admission.held.values())) < 3:
                 break
             await asyncio.sleep(0.02)
         again = Client(server.url, seat["code"], seat["token"])
@@ -1378,7 +1378,7 @@ async def test_connections_and_rooms_per_address_are_bounded(tmp_path: Path) -> 
             assert (
                 await http.post(f"/api/rooms/{seat['code']}/join", json={"name": "D", "colour": "blue"})
             ).status_code == 201
-        assert len(server.service.rooms) == 2
+        assert len(server.service.rooms.held) == 2
     assert not errors, describe(errors)
 
 
@@ -1444,7 +1444,7 @@ async def test_an_action_is_stored_as_the_game_read_it(tmp_path: Path) -> None:
         if reply["type"] == "error":
             assert reply["code"] == "malformed"
         else:
-            stored = await on_server_await(server, server.service.store.load(code))
+            stored = await on_server_await(server, server.service.rooms.store.load(code))
             assert "<script>" not in stored[reply["seq"]].data.decode()
     assert not errors, describe(errors)
 
@@ -1496,7 +1496,7 @@ def http_error(response: httpx.Response) -> str | None:
 def rooms_are_sound(server: LiveServer) -> list[str]:
     """Every room has its creator seated, and every name is clean text (run on the server loop)."""
     problems = []
-    for code, live in server.service.rooms.items():
+    for code, live in server.service.rooms.held.items():
         if not live.room.members:
             problems.append(f"room {code} has nobody in it")
         problems += [

@@ -229,10 +229,10 @@ async def test_a_timer_or_an_absent_player_never_stalls_the_game(tmp_path: Path)
         room = await watcher.wait_state(lambda r: r["status"] == "over", timeout=30)
         assert room["game"]["outcome"] is not None
         service = server.service
-        live = service.rooms[seat["code"]]
+        live = service.rooms.held[seat["code"]]
         from fabula.server.entries import Acted, decode
 
-        entries = [decode(stored.data) for stored in await service.store.load(seat["code"])]
+        entries = [decode(stored.data) for stored in await service.rooms.store.load(seat["code"])]
         host_moves = [e for e in entries if isinstance(e, Acted) and e.member == 0]
         assert host_moves
         assert all(e.auto for e in host_moves), "the absent host's moves are marked automatic"
@@ -248,7 +248,7 @@ async def test_when_a_phase_timer_runs_out_a_bot_moves_for_the_seat(server: Live
     for _ in range(2):
         await host.request({"type": "add_bot"})
     await host.request({"type": "start"})
-    live = server.service.rooms[seat["code"]]
+    live = server.service.rooms.held[seat["code"]]
     timed_out = 0
     await host.wait_state(lambda r: r["status"] == "playing")
     while (room := host.room) is not None and room["status"] != "over":
@@ -268,7 +268,7 @@ async def test_when_a_phase_timer_runs_out_a_bot_moves_for_the_seat(server: Live
     assert timed_out >= 3
     from fabula.server.entries import Acted, decode
 
-    entries = [decode(stored.data) for stored in await server.service.store.load(seat["code"])]
+    entries = [decode(stored.data) for stored in await server.service.rooms.store.load(seat["code"])]
     assert all(e.auto for e in entries if isinstance(e, Acted) and e.member == 0)
 
 

@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from fabula.server import invite as invite_module
-from fabula.server.service import IN_USE_SECONDS
+from fabula.server.rooms import replay
+from fabula.server.seats import IN_USE_SECONDS
 
 from .harness import Client, LiveServer, create_room, join_room, live_server
 from .players import awaited, move_once
@@ -291,10 +292,12 @@ async def test_the_host_ends_a_game_early_and_the_scores_as_they_stand_decide(se
     assert room["game"]["outcome"]["winners"] == [0, 1, 2]  # nobody had scored yet
     assert (await host.request({"type": "end"}))["code"] == "not_started"
     # the room rebuilt from its log (a restart) is over too, with the same outcome
-    replayed = server.service._replay(code, await server.service.store.load(code))
+    replayed = replay(code, await server.service.rooms.store.load(code))
     assert replayed is not None
     assert replayed[0].status == "over"
-    assert replayed[0].game.outcome.to_json() == room["game"]["outcome"]
+    game = replayed[0].game
+    assert game is not None and game.outcome is not None
+    assert game.outcome.to_json() == room["game"]["outcome"]
 
 
 # ---------------------------------------------------------------- bug 3: a double tap
@@ -308,7 +311,7 @@ async def test_a_double_tap_on_create_or_join_makes_one_room_and_one_seat(server
         assert first.status_code == second.status_code == 201
         assert first.json()["code"] == second.json()["code"]
         assert first.json()["token"] == second.json()["token"]
-        assert len(server.service.rooms) == 1
+        assert len(server.service.rooms.held) == 1
         code = first.json()["code"]
         join = {"name": "Ben", "colour": "red", "request": "tap-2"}
         joins = await asyncio.gather(*(http.post(f"/api/rooms/{code}/join", json=join) for _ in range(3)))

@@ -384,7 +384,7 @@ def sent_between(received: list[dict[str, Any]], final: int) -> list[tuple[int, 
 
 async def check_table(server: LiveServer, table: Table) -> Counter[str]:
     """Every message of ``table``'s connections against its true game; what was checked, counted."""
-    stored = await server.service.store.load(table.code)
+    stored = await server.service.rooms.store.load(table.code)
     assert [entry.seq for entry in stored] == list(range(len(stored)))
     entries = [decode(entry.data) for entry in stored]
     assert sum(isinstance(entry, Started) for entry in entries) == 1

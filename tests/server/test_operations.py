@@ -17,7 +17,7 @@ from fabula.cli import build_parser
 from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
 from fabula.server.entries import Acted, decode
-from fabula.server.service import CODE_ALPHABET
+from fabula.server.rooms import CODE_ALPHABET
 
 from .harness import Client, LiveServer, create_room, live_server
 
@@ -104,7 +104,8 @@ async def test_rooms_nobody_is_connected_to_expire_and_finished_logs_stay_until_
         async with httpx.AsyncClient(base_url=server.url) as http:
             assert (await http.get(f"/api/rooms/{seat['code']}")).status_code == 404
         assert (
-            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.store.room_codes(), server.loop)) == []
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(service.rooms.store.room_codes(), server.loop))
+            == []
         )
 
 
@@ -218,6 +219,6 @@ async def test_a_phase_deadline_survives_a_restart(tmp_path: Path) -> None:
         again.shift_clock(deadline - time.time() + 1)
         before = watcher.room["seq"]
         await watcher.wait_for(lambda m: m["type"] == "state" and m["room"]["seq"] > before, start=seen)
-        stored = asyncio.run_coroutine_threadsafe(again.service.store.load(seat["code"]), again.loop)
+        stored = asyncio.run_coroutine_threadsafe(again.service.rooms.store.load(seat["code"]), again.loop)
         entries = [decode(e.data) for e in await asyncio.wrap_future(stored)]
         assert any(isinstance(e, Acted) and e.member == 0 and e.auto for e in entries), "a bot moved for the host"

@@ -46,11 +46,13 @@ from fabula.rules import MODES, RulesError
 
 from .backends import describe, open_backends
 from .config import Config
+from .connections import Connection, TokenBucket
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
 from .room import COLOURS, seat_range
-from .service import Connection, RoomLimit, RoomService, TokenBucket, settings_from
+from .seats import RoomLimit
+from .service import RoomService, settings_from
 
 log = logging.getLogger("fabula.server")
 
@@ -144,10 +146,10 @@ def create_app(
             body = await read_json(request)
             settings = settings_from(body.get("settings"))
             address = client_address(request)
-            seat = await service.once(
+            seat = await service.seats.requests.once(
                 address,
                 body.get("request"),
-                lambda: service.create_room(settings, body.get("name"), body.get("colour"), address),  # type: ignore[arg-type]
+                lambda: service.seats.create_room(settings, body.get("name"), body.get("colour"), address),  # type: ignore[arg-type]
             )
         except RulesError as error:
             return refused(error)
@@ -164,7 +166,7 @@ def create_app(
 
     async def room_summary(request: Request) -> Response:
         try:
-            summary = await service.summary(request.path_params["code"])
+            summary = await service.seats.summary(request.path_params["code"])
         except RulesError as error:
             return refused(error)
         found = invite(request)
@@ -175,10 +177,10 @@ def create_app(
     async def join_room(request: Request) -> Response:
         try:
             body = await read_json(request)
-            seat = await service.once(
+            seat = await service.seats.requests.once(
                 client_address(request),
                 body.get("request"),
-                lambda: service.join(
+                lambda: service.seats.join(
                     request.path_params["code"],
                     body.get("name"),  # type: ignore[arg-type]
                     body.get("colour"),  # type: ignore[arg-type]
@@ -191,7 +193,7 @@ def create_app(
 
     async def room_qr(request: Request) -> Response:
         try:
-            code = (await service.find(request.path_params["code"])).room.code
+            code = (await service.rooms.find(request.path_params["code"])).room.code
         except RulesError as error:
             return refused(error)
         qr = segno.make(join_url(request, code), error="m")
@@ -206,7 +208,7 @@ def create_app(
 
     async def room_log(request: Request) -> Response:
         try:
-            return JSONResponse(await service.finished_log(request.path_params["code"]))
+            return JSONResponse(await service.seats.finished_log(request.path_params["code"]))
         except RulesError as error:
             return refused(error)
 
@@ -249,7 +251,7 @@ def create_app(
         return Response(found.data, media_type=found.media_type, headers=headers)
 
     async def healthz(request: Request) -> Response:
-        health: dict[str, Any] = {"status": "ok", "rooms": len(service.rooms)}
+        health: dict[str, Any] = {"status": "ok", "rooms": len(service.rooms.held)}
         backends = service.backends
         if backends is not None and backends.shared:
             # Still "ok" while the bus is down: this process serves its clients, the store keeps
@@ -270,7 +272,7 @@ def create_app(
     async def room_cards(request: Request) -> Response:
         """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
         try:
-            room = (await service.find(request.path_params["code"])).room
+            room = (await service.rooms.find(request.path_params["code"])).room
             found = library.cards(room.settings.decks)
         except RulesError as error:
             return refused(error)
@@ -396,7 +398,7 @@ async def _receive_forever(websocket: WebSocket, connection: Connection, service
         if data is None:
             data = message.get("bytes") or b""
         await service.handle(connection, data)
-        if not connection.greeted and connection.code not in service.rooms:
+        if not connection.greeted and connection.code not in service.rooms.held:
             return CLOSE_NO_ROOM
 
 

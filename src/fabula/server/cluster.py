@@ -15,8 +15,7 @@ period (``sweep_seconds``). For the rooms it holds, the cluster
   has had no entry for as long is deleted, by the one process that takes the lease on it.
 
 Scheduled entries (timers, bots, absent players, host hand-off) take a lease in
-`RoomService._scheduled`; a request whose append finds its seq taken is retried in
-`RoomService.commit`.
+`Scheduler._scheduled`; a request whose append finds its seq taken is retried in `Rooms.commit`.
 """
 
 from __future__ import annotations
@@ -24,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from fabula.rules import RulesError
-from fabula.store import Bus, RedisPresence, Subscription
+from fabula.store import Lease, RedisPresence, Seen, Subscription
 
-if TYPE_CHECKING:
-    from .service import LiveRoom, RoomService
+from .config import Config
+from .rooms import LiveRoom, Rooms
 
 log = logging.getLogger("fabula.server")
 
@@ -41,8 +40,11 @@ CATCH_UP_TRIES = 5
 
 
 class Cluster:
-    def __init__(self, service: RoomService, bus: Bus, presence: RedisPresence) -> None:
-        self.service, self.bus, self.presence = service, bus, presence
+    def __init__(
+        self, rooms: Rooms, presence: RedisPresence, config: Config, clock: Callable[[], float], lease: Lease | None
+    ) -> None:
+        self.rooms, self.bus, self.presence = rooms, rooms.bus, presence
+        self.config, self.clock, self.lease = config, clock, lease
         #: rooms whose presence here changed since the last announcement
         self._announce: set[str] = set()
         #: held rooms whose presence elsewhere changed since the last reading
@@ -71,7 +73,7 @@ class Cluster:
 
     async def _follow_rooms(self, notices: Subscription) -> None:
         async for notice in notices:
-            rooms = self.service.rooms
+            rooms = self.rooms.held
             if notice.room is None:  # RESYNC: notices may have been lost while Redis was away
                 for held in list(rooms.values()):
                     self.follow(held, held.room.seq)
@@ -90,10 +92,10 @@ class Cluster:
 
     async def _catch_up(self, live: LiveRoom) -> None:
         failures = 0
-        while live.behind >= live.room.seq and self.service.rooms.get(live.room.code) is live:
+        while live.behind >= live.room.seq and self.rooms.held.get(live.room.code) is live:
             asked = live.behind
             try:
-                if not await self.service.catch_up(live):
+                if not await self.rooms.catch_up(live):
                     if live.behind > asked:
                         continue  # a notice came during the load, which may not have seen its entry
                     return  # nothing (more) stored: a notice of ours, or a resync with nothing missed
@@ -115,7 +117,16 @@ class Cluster:
         except Exception as error:  # without Redis, nobody elsewhere is known to be there
             log.warning("presence unavailable", extra={"room": code, "error": str(error)})
         else:
-            self.service.seen_elsewhere(live, found.get(code, []))
+            self.seen_elsewhere(live, found.get(code, []))
+        self.follow(live, live.room.seq)
+
+    def seen_elsewhere(self, live: LiveRoom, seen: list[Seen]) -> None:
+        """What the other processes announce of ``live``'s room now (see `Presence.elsewhere`)."""
+        if not live.presence.elsewhere(live.room, seen, self.clock()):
+            return
+        self.rooms.refreshed(live)  # their rabbits light up or go grey here too
+        # someone went from another process — maybe with it, before it could announce its last
+        # entry: ask the store
         self.follow(live, live.room.seq)
 
     # ------------------------------------------------------------------ presence
@@ -127,10 +138,10 @@ class Cluster:
 
     async def _follow_presence(self, changes: Subscription) -> None:
         async for notice in changes:
-            rooms = self.service.rooms
+            rooms = self.rooms.held
             if notice.room is None:  # Redis was away (and may have forgotten everything): say it all again
                 self._reread.update(rooms)
-                self._announce.update(code for code, live in rooms.items() if live.connections)
+                self._announce.update(code for code, live in rooms.items() if live.presence.connections)
             elif notice.room in rooms:
                 self._reread.add(notice.room)
             else:
@@ -144,10 +155,10 @@ class Cluster:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, due - loop.time()))
             self._wake.clear()
-            rooms = self.service.rooms
+            rooms = self.rooms.held
             if loop.time() >= due:  # announce everything again before it expires; re-read everything
                 due = loop.time() + self.presence.refresh_seconds
-                self._announce.update(code for code, live in rooms.items() if live.connections)
+                self._announce.update(code for code, live in rooms.items() if live.presence.connections)
                 self._reread.update(rooms)
             announce, self._announce = self._announce, set()
             reread, self._reread = self._reread, set()
@@ -160,40 +171,41 @@ class Cluster:
                 await asyncio.sleep(1.0)
 
     async def _exchange(self, announce: set[str], reread: set[str]) -> None:
-        rooms = self.service.rooms
+        rooms = self.rooms.held
         if announce:
             # a room no longer held, or without connections, is withdrawn
-            await self.presence.announce({code: rooms[code].seen_here() if code in rooms else [] for code in announce})
+            await self.presence.announce(
+                {code: rooms[code].presence.seen_here() if code in rooms else [] for code in announce}
+            )
         held = sorted(code for code in reread if code in rooms)
         if held:
             for code, seen in (await self.presence.others(held)).items():
                 live = rooms.get(code)
                 if live is not None:
-                    self.service.seen_elsewhere(live, seen)
+                    self.seen_elsewhere(live, seen)
 
     # ------------------------------------------------------------------ idle rooms
 
     async def sweep(self) -> list[str]:
         """Let go of the rooms nobody here has used for a sweep period; delete the rooms nobody
         anywhere has used for ``room_idle_seconds`` (one process deletes each); their codes."""
-        service = self.service
-        config = service.config
-        now = service.clock()
-        for code, held in list(service.rooms.items()):
-            if not held.connections and now - held.idle_since >= config.sweep_seconds:
-                service.unload(code)
+        rooms, config, store = self.rooms, self.config, self.rooms.store
+        now = self.clock()
+        for code, held in list(rooms.held.items()):
+            if not held.presence.connections and now - held.presence.idle_since >= config.sweep_seconds:
+                rooms.unload(code)
         expired = []
-        for code in await service.store.room_codes():
-            live = service.rooms.get(code)
-            if live is not None and live.connections:
+        for code in await store.room_codes():
+            live = rooms.held.get(code)
+            if live is not None and live.presence.connections:
                 continue
-            touched = await service.store.touched(code)
+            touched = await store.touched(code)
             if touched is None or now - touched < config.room_idle_seconds or await self.presence.visited(code):
                 continue
-            if service.lease is not None and not await service.lease.try_acquire(f"sweep:{code}", SWEEP_LEASE_SECONDS):
+            if self.lease is not None and not await self.lease.try_acquire(f"sweep:{code}", SWEEP_LEASE_SECONDS):
                 continue
-            service.unload(code)
-            await service.store.delete_room(code)
+            rooms.unload(code)
+            await store.delete_room(code)
             expired.append(code)
             log.info("room expired", extra={"room": code})
         return expired

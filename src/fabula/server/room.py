@@ -2,11 +2,14 @@
 
 `Room.apply` is the only way a room changes, both live and when a room is rebuilt from the store;
 it checks the entry first and raises `RoomError` (or the engine's `RulesError`) without changing
-anything, so a refused request leaves the room exactly as it was.
+anything, so a refused request leaves the room exactly as it was. It leaves the entry it is
+given as it is and returns the entry as the log keeps it (a name or chat line cleaned, a move as
+the engine read it).
 
 >>> room = Room("KX7P")
->>> room.apply(Created(at=0.0, settings=RoomSettings(mode="odyssey")))
->>> room.apply(Joined(at=1.0, member=0, name="Mara", colour="blue", token_hash="…"))
+>>> _ = room.apply(Created(at=0.0, settings=RoomSettings(mode="odyssey")))
+>>> room.apply(Joined(at=1.0, member=0, name=" Mara ", colour="blue", token_hash="…")).name
+'Mara'
 >>> room.host, room.status
 (0, 'lobby')
 """
@@ -18,6 +21,8 @@ from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import msgspec
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cards.library import NAME_PATTERN
@@ -234,6 +239,11 @@ class Room:
         return [m for m in self.members.values() if m.bot is not None or m.gone_for_good]
 
     @property
+    def next_member(self) -> int:
+        """The number the next member to join gets."""
+        return self._next_member
+
+    @property
     def seats_max(self) -> int:
         return seat_range(self.settings.mode)[1]
 
@@ -328,15 +338,16 @@ class Room:
 
     # ------------------------------------------------------------------ changing
 
-    def apply(self, entry: AnyEntry) -> None:
-        """Fold ``entry`` in; `RulesError` (nothing changed) if the room refuses it."""
+    def apply(self, entry: AnyEntry) -> AnyEntry:
+        """Fold ``entry`` in and return it as the log keeps it; `RulesError` (nothing changed)
+        if the room refuses it."""
         if self.seq == 0 and not isinstance(entry, Created):
             raise RoomError("no_room", "A room's log starts with its creation.")
         match entry:
             case Created():
                 self._created(entry)
             case Joined():
-                self._joined(entry)
+                entry = self._joined(entry)
             case Left():
                 self._left(entry)
             case HostPassed():
@@ -348,15 +359,16 @@ class Room:
             case Started():
                 self._started(entry)
             case Acted():
-                self._acted(entry)
+                entry = self._acted(entry)
             case Ended():
                 self._ended()
             case Said():
-                self._said(entry)
+                entry = self._said(entry)
         if entry.client_id is not None:
             self.client_ids[(entry.by, entry.client_id)] = self.seq
         self.seq += 1
         self.last_at = entry.at
+        return entry
 
     def _created(self, entry: Created) -> None:
         if self.seq != 0:
@@ -365,10 +377,10 @@ class Room:
         self.settings = entry.settings
         self.created_at = entry.at
 
-    def _joined(self, entry: Joined) -> None:
+    def _joined(self, entry: Joined) -> Joined:
         replaced = self._replaced(entry)
         # cleaned here, in the one place every join passes, and stored cleaned (as chat is)
-        name = entry.name = clean_text(entry.name, limit=NAME_MAX, what="name")
+        name = clean_text(entry.name, limit=NAME_MAX, what="name")
         if entry.member != self._next_member:
             raise RoomError("bad_member", "Members are numbered in joining order.")
         high = self.seats_max
@@ -403,6 +415,7 @@ class Room:
             self._forget(replaced.id)
         if self.host is None and entry.bot is None:
             self.host = entry.member
+        return entry if name == entry.name else msgspec.structs.replace(entry, name=name)
 
     def _replaced(self, entry: Joined) -> Member | None:
         """The member whose seat ``entry`` takes over (None before a game: a new seat)."""
@@ -491,7 +504,7 @@ class Room:
         for member in self.members.values():
             member.stood_in.clear()
 
-    def _acted(self, entry: Acted) -> None:
+    def _acted(self, entry: Acted) -> Acted:
         game = self.game
         if game is None:
             raise RoomError("not_started", "The game has not started.")
@@ -507,28 +520,31 @@ class Room:
             if type(event) is RoundScored:
                 self.rounds.append(event.result)
         # the log keeps the move as the engine read it, not whatever else the client sent along
-        entry.action = action.to_json()
+        read = action.to_json()
         mover = self.members[entry.member]
         if entry.auto:
-            mover.stood_in.append({"round": before[0], "action": entry.action, "because": entry.because or "away"})
+            mover.stood_in.append({"round": before[0], "action": read, "because": entry.because or "away"})
         else:
             mover.stood_in.clear()
         if (game.round, game.phase) != before:
             self.phase_since = entry.at
+        return entry if read == entry.action else msgspec.structs.replace(entry, action=read)
 
     def _ended(self) -> None:
         if self.game is None or self.status != "playing":
             raise RoomError("not_started", "No game is being played.")
         self.game.end_now()
 
-    def _said(self, entry: Said) -> None:
+    def _said(self, entry: Said) -> Said:
         if entry.member not in self.members:
             raise RoomError("unknown_member", "Only players chat.")
         text = clean_text(entry.text, limit=CHAT_MAX, what="message")
         if entry.team_only and self.settings.mode != "teams":
             raise RoomError("not_teams", "Team chat is only for mode 'teams'.")
-        entry.text = text
+        if text != entry.text:
+            entry = msgspec.structs.replace(entry, text=text)
         self.chat.append((entry, frozenset(self.teammate_members(entry.member)) if entry.team_only else None))
+        return entry
 
     # ------------------------------------------------------------------ rules for the host
 

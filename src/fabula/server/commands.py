@@ -1,0 +1,132 @@
+"""Commands: what a member's message asks of a room, as the entry that would do it — or a refusal.
+
+`entry_for` is pure: a room and a message in, an entry out (or `RoomError` / the engine's
+`RulesError` saying why not), no I/O and no change to the room. Authorisation lives here: who
+may do what is decided on the room the entry is made for. `Rooms.commit` calls it inside the
+room's lock, and again on the room as it now is if another process changed it first — so a host
+who was replaced in between is refused, as they would be had the request come a moment later.
+
+Messages that change nothing (``hello``, ``ping``, ``legal``) are not commands: the service
+answers them itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fabula.bots.base import BOT_LEVELS
+from fabula.cards.library import DeckError, DeckLibrary
+
+from . import protocol as p
+from .entries import (
+    Acted,
+    AnyEntry,
+    Ended,
+    HostPassed,
+    Joined,
+    Left,
+    Said,
+    SettingsChanged,
+    Started,
+    TeamsSet,
+)
+from .room import Room, RoomError
+
+#: The client messages that become entries.
+Command = p.Act | p.Say | p.Leave | p.End | p.ChangeSettings | p.SetTeams | p.AddBot | p.Kick | p.PassHost | p.Start
+COMMANDS = (p.Act, p.Say, p.Leave, p.End, p.ChangeSettings, p.SetTeams, p.AddBot, p.Kick, p.PassHost, p.Start)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a command needs besides the room: who sent it and when, the decks there are, and —
+    for a start — where a game's seed comes from (asked only when a game starts)."""
+
+    member: int
+    now: float
+    library: DeckLibrary
+    seed: Callable[[], int]
+
+
+def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> AnyEntry:
+    """The entry ``message`` makes on ``room``; `RoomError` if ``context.member`` may not.
+
+    >>> entry_for(p.Leave("m1"), context, room)  # doctest: +SKIP
+    Left(at=..., client_id='m1', by=2, member=2, kicked=False, for_good=False)
+    """
+    member, now, cid = context.member, context.now, message.id
+    match message:
+        case p.Act():
+            return Acted(at=now, client_id=cid, by=member, member=member, action=message.action)
+        case p.Say():
+            return Said(at=now, client_id=cid, by=member, member=member, text=message.text, team_only=message.team_only)
+        case p.Leave():
+            return Left(at=now, client_id=cid, by=member, member=member, for_good=message.for_good)
+    # everything else is the host's
+    if room.host != member:
+        raise RoomError("not_host", "Only the host can do that.")
+    match message:
+        case p.End():
+            return Ended(at=now, client_id=cid, by=member)
+        case p.ChangeSettings():
+            _check_decks(context.library, message.settings.decks)
+            return SettingsChanged(at=now, client_id=cid, by=member, settings=message.settings)
+        case p.SetTeams():
+            return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
+        case p.AddBot():
+            if message.level not in BOT_LEVELS:
+                raise RoomError("unknown_bot", f"Unknown bot level {message.level!r}.")
+            return bot_joins(room, now, cid, member, level=message.level, language=message.language)
+        case p.Kick():
+            if message.member == member:
+                raise RoomError("kick_self", "To give up your seat, leave.")
+            return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
+        case p.PassHost():
+            return HostPassed(at=now, client_id=cid, by=member, member=message.member)
+        case p.Rematch():
+            if room.status != "over":
+                raise RoomError("not_over", "A rematch is offered when the game is over.")
+            return _started(room, context, cid)
+        case p.Start():
+            if room.status != "lobby":
+                raise RoomError("game_started", "The game has started already.")
+            return _started(room, context, cid)
+    raise RoomError("unknown_type", f"Unknown message type {type(message).__name__}.")  # pragma: no cover
+
+
+def bot_joins(room: Room, now: float, cid: str | None, by: int, *, level: str, language: str) -> Joined:
+    """A bot taking the first free rabbit, named after it."""
+    free = room.free_colours()
+    if not free:
+        raise RoomError("room_full", "Every rabbit is taken.")
+    colour = free[0]
+    names = {m.name for m in room.members.values()}
+    base = f"Bot {colour.title()}"
+    name = next(n for n in (base, *(f"{base} {i}" for i in range(2, 99))) if n not in names)
+    return Joined(
+        at=now,
+        client_id=cid,
+        by=by,
+        member=room.next_member,
+        name=name,
+        colour=colour,
+        token_hash="",
+        bot=level,
+        bot_language=language,
+    )
+
+
+def _started(room: Room, context: Context, cid: str) -> Started:
+    room.check_start()
+    deck = _check_decks(context.library, room.settings.decks)
+    seating = list(room.seating) if room.status == "over" else room.default_seating()
+    return Started(at=context.now, client_id=cid, by=context.member, seed=context.seed(), seating=seating, deck=deck)
+
+
+def _check_decks(library: DeckLibrary, decks: list[str]) -> list[str]:
+    """The card ids of ``decks``; `RoomError` ``bad_decks`` if one is unknown or they are too few."""
+    try:
+        return [card.id for card in library.cards(decks)]
+    except DeckError as error:
+        raise RoomError("bad_decks", error.message) from None

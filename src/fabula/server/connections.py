@@ -1,0 +1,112 @@
+"""Connections: one WebSocket each, its outbox and its rate limits, and how many one address holds.
+
+A connection never writes to its socket itself: whatever the server sends goes into its
+`Outbox`, which the socket's sender task (`fabula.server.app`) empties, so that a slow client
+holds up only itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import protocol as p
+from .metrics import Metrics
+
+
+class TokenBucket:
+    """``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Outbox:
+    """What a connection still has to send. A state snapshot replaces an unsent older one in its
+    place (each is complete, and a state still comes before the ``ack`` sent after it), so a slow
+    client gets the newest state, never a growing backlog."""
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[bool, bytes]] = deque()
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def put(self, data: bytes, *, is_state: bool = False) -> None:
+        if self.closed:
+            return
+        if is_state:
+            for index, (queued_is_state, _) in enumerate(self._queue):
+                if queued_is_state:
+                    self._queue[index] = (True, data)
+                    return
+        self._queue.append((is_state, data))
+        self._ready.set()
+
+    def drain(self) -> list[bytes]:
+        """Everything not sent yet (to flush it before closing)."""
+        pending = [data for _, data in self._queue]
+        self._queue.clear()
+        return pending
+
+    async def get(self) -> bytes:
+        while not self._queue:
+            self._ready.clear()
+            await self._ready.wait()
+        return self._queue.popleft()[1]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: a member's seat (``member`` set) or a spectator."""
+
+    address: str
+    bucket: TokenBucket
+    chat_bucket: TokenBucket
+    outbox: Outbox = field(default_factory=Outbox)
+    code: str | None = None
+    member: int | None = None
+    greeted: bool = False
+
+    def send(self, message: p.AnyServerMessage) -> None:
+        self.outbox.put(p.encode(message), is_state=isinstance(message, p.State))
+
+    def close(self) -> None:
+        """Send nothing more (the socket is gone)."""
+        self.outbox.closed = True
+
+
+class Admission:
+    """How many connections each address holds, against ``limit``."""
+
+    def __init__(self, limit: int, metrics: Metrics) -> None:
+        self.limit, self.metrics = limit, metrics
+        self.held: dict[str, int] = {}
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False if it already holds too many."""
+        held = self.held.get(address, 0)
+        if held >= self.limit:
+            return False
+        self.held[address] = held + 1
+        self.metrics.connections.inc()
+        return True
+
+    def release(self, address: str) -> None:
+        """One connection from ``address`` closed."""
+        self.held[address] -= 1
+        if not self.held[address]:
+            del self.held[address]
+        self.metrics.connections.dec()

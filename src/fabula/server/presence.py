@@ -1,0 +1,146 @@
+"""Presence: who of one room's members is here, now — one object per room (lila-ws's RoomCrowd).
+
+None of it is in the room's log: a connection comes and goes without an entry. What it decides
+is who is shown connected, when a bot stands in for a person whose connection is gone (after the
+grace period), and — with several processes — who is connected through another process, as that
+process announces it (`fabula.server.cluster`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fabula.store import SPECTATORS, Seen
+
+from .connections import Connection
+from .room import Room
+
+
+@dataclass(eq=False)
+class Presence:
+    """The connections of one room in this process, and what follows from them and from the
+    other processes' announcements."""
+
+    #: this process's connections to the room (spectators' too)
+    connections: set[Connection] = field(default_factory=set)
+    #: since when each member has had no connection (members absent from the dict are connected),
+    #: here or — with several processes — through any other
+    gone_since: dict[int, float] = field(default_factory=dict)
+    #: the members connected through other processes (always empty with one process)
+    remote: frozenset[int] = frozenset()
+    #: member → the room's seq when they last said hello (anywhere), and when they last left:
+    #: a member who left the game is back at the table only if their hello came after
+    back_at: dict[int, int] = field(default_factory=dict)
+    left_at: dict[int, int] = field(default_factory=dict)
+    #: member → the language their client said hello in (kept by this process only)
+    languages: dict[int, str] = field(default_factory=dict)
+    #: since when nobody has been connected here
+    idle_since: float = 0.0
+
+    # ------------------------------------------------------------------ reading
+
+    def present(self) -> set[int]:
+        """The members connected to this room, through this process or another."""
+        here = {c.member for c in self.connections if c.member is not None}
+        return here | self.remote if self.remote else here
+
+    def connected_here(self, member: int) -> bool:
+        return any(c.member == member for c in self.connections)
+
+    def gone(self, member: int) -> bool:
+        """Whether ``member`` has no connection anywhere."""
+        return member in self.gone_since
+
+    def at_the_table(self, room: Room, member: int) -> bool:
+        """Whether ``member`` is a person who is here and has not left the game."""
+        found = room.members[member]
+        return found.bot is None and not found.away and member not in self.gone_since
+
+    def stand_in_at(self, room: Room, grace: float) -> dict[int, float]:
+        """When a bot starts playing for each person whose connection is gone (and who did not
+        leave: for them it plays at once)."""
+        members = room.members
+        return {
+            member: since + grace
+            for member, since in self.gone_since.items()
+            if member in members and members[member].bot is None and not members[member].away
+        }
+
+    def seen_here(self) -> list[Seen]:
+        """What this process announces of this room to the others."""
+        members = {c.member for c in self.connections}
+        return [
+            Seen(SPECTATORS, 0) if member is None else Seen(member, self.back_at.get(member, 0)) for member in members
+        ]
+
+    # ------------------------------------------------------------------ changing
+
+    def arrive(self, connection: Connection, room: Room, language: str | None) -> bool:
+        """``connection`` said hello; whether its member (if any) comes back with it — had no
+        connection here, or had left the game — so that everyone should see them return."""
+        member = connection.member
+        returning = member is not None and (not self.connected_here(member) or room.members[member].away)
+        self.connections.add(connection)
+        if member is not None:
+            if language is not None:
+                self.languages[member] = language
+            self.gone_since.pop(member, None)
+            # Back at the table: the bot stops playing for them. (After a restart the log marks
+            # them away again until they reconnect, which is what happened in the meantime.)
+            room.members[member].away = False
+            self.back_at[member] = room.seq  # (other processes learn it from this process's presence)
+        return returning
+
+    def depart(self, connection: Connection, now: float) -> bool:
+        """``connection`` closed; whether its member has no other connection here now."""
+        self.connections.discard(connection)
+        member = connection.member
+        gone = member is not None and not self.connected_here(member)
+        if gone and member not in self.remote:  # else still at the table, through another process
+            assert member is not None
+            self.gone_since[member] = now
+        if not self.connections:
+            self.idle_since = now
+        return gone
+
+    def joined(self, member: int, now: float) -> None:
+        """A person took a seat over HTTP: gone until their connection says hello."""
+        self.gone_since[member] = now
+
+    def let_go(self, member: int) -> None:
+        """``member`` is no longer seated here (removed, left, replaced)."""
+        self.gone_since.pop(member, None)
+
+    def elsewhere(self, room: Room, seen: list[Seen], now: float) -> bool:
+        """What the other processes announce of this room now: who is connected through them,
+        and since which hello; whether anything changed. A member connected anywhere is not
+        gone here; one who said hello after leaving the game is back at the table (as a hello
+        here would make them)."""
+        remote = frozenset(s.member for s in seen if s.member != SPECTATORS)
+        changed = remote != self.remote
+        for s in seen:
+            member = room.members.get(s.member)
+            if member is None or s.since <= self.back_at.get(s.member, -1):
+                continue
+            self.back_at[s.member] = s.since
+            if member.away and self.left_at.get(s.member, -1) < s.since:
+                member.away = False
+                changed = True
+        if not changed:
+            return False
+        here = {c.member for c in self.connections}
+        for member_id in remote - self.remote:
+            self.gone_since.pop(member_id, None)
+        for member_id in self.remote - remote:
+            if member_id not in here and member_id in room.members:
+                self.gone_since[member_id] = now
+        self.remote = remote
+        return True
+
+    def rebuilt(self, room: Room) -> None:
+        """``room`` was just rebuilt from the log, which does not say who came back to the table
+        since they left: presence does."""
+        for member, back in self.back_at.items():
+            found = room.members.get(member)
+            if found is not None and self.left_at.get(member, -1) < back:
+                found.away = False

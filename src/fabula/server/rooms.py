@@ -1,0 +1,263 @@
+"""The rooms this process holds: loaded from the store, replayed, changed by commits, kept in step.
+
+    entry → Room.apply (checks; refuses without a change) → store.append → bus.publish → listeners
+
+`Rooms.commit` is the only way a held room changes. Per room one asyncio lock makes that sequence
+atomic; a failed append rebuilds the room from the store, so memory never runs ahead of what is
+durable. Several processes (``--database`` and ``--redis``) may hold the same room: the store's
+unique (room, seq) decides between them, and an append that finds its seq taken rebuilds the room
+from the store and makes the request again on the room as it now is.
+
+Whoever must hear of a change — the connections' fan-out, the scheduler, the bots' memory — is a
+`Listener`: a commit announces its entry to each, in the order they were added.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from fabula.rules import RulesError
+from fabula.store import Bus, EventStore, SeqTaken, StoredEntry
+
+from .entries import AnyEntry, Joined, Left, Said, decode, encode
+from .metrics import Metrics
+from .presence import Presence
+from .room import Room, RoomError
+
+log = logging.getLogger("fabula.server")
+
+#: Room codes avoid look-alikes: no 0/O, 1/I/L, no U/V.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
+CODE_LENGTH = 5
+#: How often a request is tried on a room that other processes keep changing under it.
+COMMIT_ATTEMPTS = 5
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    """A room this process holds: its state, who is here, and the tasks that serve it."""
+
+    room: Room
+    presence: Presence = field(default_factory=Presence)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: set whenever something may have changed what is due (the scheduler waits on it)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    scheduler: asyncio.Task[None] | None = None
+    #: the address that created the room here (its rooms count toward that address's limit)
+    created_by: str = ""
+    #: the newest seq another process announced; a task (`follower`) catches up to it
+    behind: int = -1
+    follower: asyncio.Task[None] | None = None
+
+
+class Listener(Protocol):
+    """What hears of every change to a held room."""
+
+    def entry(self, live: LiveRoom, entry: AnyEntry, *, here: bool) -> None:
+        """``entry`` was applied: committed by this process (``here``) or followed
+        from another (then `refreshed` comes once the batch is applied)."""
+
+    def refreshed(self, live: LiveRoom) -> None:
+        """The room, or who is in it, changed other than by one entry of this process's own."""
+
+
+def replay(code: str, stored: list[StoredEntry]) -> tuple[Room, dict[int, int]] | None:
+    """The room its entries make, and the seq of each member's last leaving; None if none."""
+    if not stored:
+        return None
+    room = Room(code)
+    left_at: dict[int, int] = {}
+    for item in stored:
+        entry = room.apply(decode(item.data))
+        if isinstance(entry, Left):
+            left_at[entry.member] = item.seq
+    return room, left_at
+
+
+def no_room(code: str) -> RoomError:
+    return RoomError("no_room", f"There is no room {code!r}; check the code.")
+
+
+class Rooms:
+    """The held rooms, by code, and the one way each changes."""
+
+    def __init__(self, store: EventStore, bus: Bus, metrics: Metrics, clock: Callable[[], float]) -> None:
+        self.store, self.bus, self.metrics, self.clock = store, bus, metrics, clock
+        self.held: dict[str, LiveRoom] = {}
+        self.listeners: list[Listener] = []
+        #: set with several processes: loads a room this process does not hold from the store
+        self.load_missing: Callable[[str], Awaitable[LiveRoom]] | None = None
+        #: rooms being loaded now, so that two requests share one load
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+
+    # ------------------------------------------------------------------ finding
+
+    def live(self, code: str) -> LiveRoom:
+        """Room ``code`` if this process holds it (a greeted connection's room always is)."""
+        live = self.held.get(code.upper())
+        if live is None:
+            raise no_room(code)
+        return live
+
+    async def find(self, code: str) -> LiveRoom:
+        """Room ``code``; with several processes, loaded from the store if this process does not
+        hold it yet. `RoomError` ``no_room`` if there is no such room."""
+        key = code.upper()
+        if key in self.held or self.load_missing is None:
+            return self.live(code)
+        if len(key) != CODE_LENGTH or not set(key) <= set(CODE_ALPHABET):
+            return self.live(code)  # no code was ever made like that: no need to ask the store
+        loading = self._loading.get(key)
+        if loading is None:
+            loading = asyncio.ensure_future(self.load_missing(key))
+            self._loading[key] = loading
+            loading.add_done_callback(self._loaded)
+        # shielded: a client that goes away does not cancel a load another request waits for
+        return await asyncio.shield(loading)
+
+    def _loaded(self, task: asyncio.Task[LiveRoom]) -> None:
+        for code, loading in list(self._loading.items()):
+            if loading is task:
+                del self._loading[code]
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every client that waited for it may have gone
+
+    def hold(self, live: LiveRoom) -> None:
+        self.held[live.room.code] = live
+        self.metrics.rooms.set(len(self.held))
+
+    def unload(self, code: str) -> None:
+        """Let go of room ``code`` (it stays in the store): nobody here uses it any more."""
+        live = self.held.pop(code, None)
+        if live is None:
+            return
+        self.metrics.rooms.set(len(self.held))
+        if live.lock.locked():
+            # In the middle of storing an entry: cancelled now, it might be stored and never
+            # announced. Its loops see that the room is let go, and end, once it is done.
+            live.wake.set()
+            return
+        for task in (live.scheduler, live.follower):
+            if task is not None:
+                task.cancel()
+
+    async def rebuild(self, code: str) -> Room | None:
+        """Room ``code`` as its stored log makes it; None if nothing is stored."""
+        replayed = replay(code, await self.store.load(code))
+        return None if replayed is None else replayed[0]
+
+    # ------------------------------------------------------------------ the one way a room changes
+
+    async def commit(self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry], *, retry: bool = True) -> int:
+        """Apply the entry (or the entry ``make`` builds inside the room's lock, for one that
+        depends on the room), store it, tell everyone; the entry's sequence number.
+        `RulesError` (nothing changed) if the room refuses it.
+
+        If another process stored an entry at that seq first, the room is rebuilt from the store
+        and — with ``retry`` — the entry is made again on the room as it is now: checked again, so
+        a move that is no longer legal gets its usual error; a client message id the other
+        process has already stored gets that entry's seq, never a second entry. Scheduled entries
+        are not made again (the host hand-off passes ``retry=False``; a bot's move refuses itself
+        once the room changed): what is due is planned again from the new state instead."""
+        async with live.lock:
+            attempt = 0
+            while True:
+                room = live.room
+                entry = make(room) if callable(make) else make
+                if attempt and entry.client_id is not None:
+                    done = room.client_ids.get((entry.by, entry.client_id))
+                    if done is not None:  # made once already (through another process): not again
+                        return done
+                seq = room.seq
+                entry = room.apply(entry)
+                try:
+                    await self.store.append(room.code, seq, encode(entry), entry.at)
+                except SeqTaken:
+                    self.metrics.conflicts.inc()
+                    await self.resync(live, seq)
+                    attempt += 1
+                    if retry and attempt < COMMIT_ATTEMPTS:
+                        continue
+                    raise RoomError(
+                        "conflict", "Someone else changed the room at the same moment; try again."
+                    ) from None
+                except Exception:
+                    # Memory ran ahead of the store: go back to what is durable.
+                    rebuilt = await self.rebuild(room.code)
+                    if rebuilt is not None:
+                        live.room = rebuilt
+                    log.exception("append failed", extra={"room": room.code})
+                    raise RoomError("store_failed", "The server could not save that; try again.") from None
+                break
+            if isinstance(entry, Left):
+                live.presence.left_at[entry.member] = seq
+            self.bus.publish(room.code, seq)
+            for listener in self.listeners:
+                listener.entry(live, entry, here=True)
+        return seq
+
+    # ------------------------------------------------------------------ keeping step with the store
+
+    async def resync(self, live: LiveRoom, since: int) -> None:
+        """Rebuild ``live``'s room from the store after memory applied an entry the store refused
+        at seq ``since``. The entries from ``since`` on are another process's: this process's
+        connections hear of them as if they had been caught up."""
+        code = live.room.code
+        stored = await self.store.load(code)
+        if not stored:  # deleted by another process (an idle sweep) in the meantime
+            self.unload(code)
+            raise no_room(code)
+        replayed = replay(code, stored[:since])
+        if replayed is None:  # pragma: no cover - an entry at `since` exists, so entry 0 does
+            return
+        live.room, live.presence.left_at = replayed
+        self.apply_stored(live, stored[since:], announce=False)
+        live.presence.rebuilt(live.room)
+        self._refreshed(live)
+
+    async def catch_up(self, live: LiveRoom) -> bool:
+        """Apply what other processes appended to ``live``'s room since its seq and tell this
+        process's connections; whether there was anything."""
+        async with live.lock:
+            code = live.room.code
+            stored = await self.store.load(code, since=live.room.seq)
+            if not stored:
+                return False
+            try:
+                self.apply_stored(live, stored)
+            except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins
+                log.error("catching up failed; rebuilding", extra={"room": code, "error": str(error)})
+                await self.resync(live, live.room.seq)
+            return True
+
+    def apply_stored(self, live: LiveRoom, stored: list[StoredEntry], *, announce: bool = True) -> None:
+        """Apply entries another process stored (from ``live.room.seq`` on) and tell the listeners
+        (with ``announce``: at the end, once, that the room was refreshed)."""
+        room = live.room
+        changed = False
+        for item in stored:
+            if item.seq < room.seq:  # had it already
+                continue
+            entry = room.apply(decode(item.data))
+            self.metrics.followed.inc()
+            if isinstance(entry, Left):
+                live.presence.left_at[entry.member] = item.seq
+            elif isinstance(entry, Joined) and entry.bot is None and entry.member not in live.presence.present():
+                live.presence.joined(entry.member, self.clock())  # joined over HTTP; not connected yet
+            for listener in self.listeners:
+                listener.entry(live, entry, here=False)
+            changed = changed or not isinstance(entry, Said)
+        if changed and announce:
+            self._refreshed(live)
+
+    def _refreshed(self, live: LiveRoom) -> None:
+        for listener in self.listeners:
+            listener.refreshed(live)
+
+    def refreshed(self, live: LiveRoom) -> None:
+        """Who is in ``live``'s room changed (a connection came or went, here or elsewhere)."""
+        self._refreshed(live)

@@ -1,0 +1,54 @@
+"""The sweep: rooms nobody has used for ``room_idle_seconds`` are deleted, every ``sweep_seconds``.
+
+With one process the held rooms are all there are; with several, the cluster decides from what
+every process knows (`fabula.server.cluster.Cluster.sweep`). Each sweep also reads the games
+other processes finished, for the bots' memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from .autoplay import AutoPlayers
+from .config import Config
+from .rooms import Rooms
+
+log = logging.getLogger("fabula.server")
+
+
+class Sweeper:
+    def __init__(self, rooms: Rooms, autoplay: AutoPlayers, config: Config, clock: Callable[[], float]) -> None:
+        self.rooms, self.autoplay, self.config, self.clock = rooms, autoplay, config, clock
+        #: set with several processes: the cluster's sweep, which knows what the others hold
+        self.cluster_sweep: Callable[[], Awaitable[list[str]]] | None = None
+
+    async def forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the store or Redis is away: the next sweep tries again
+                log.exception("idle sweep failed")
+            try:
+                await self.autoplay.recall()  # games other processes finished
+            except Exception:
+                log.exception("kept games could not be read")
+
+    async def sweep(self) -> list[str]:
+        """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes."""
+        if self.cluster_sweep is not None:
+            return await self.cluster_sweep()
+        now = self.clock()
+        expired = [
+            code
+            for code, live in self.rooms.held.items()
+            if not live.presence.connections
+            and now - max(live.presence.idle_since, live.room.last_at) >= self.config.room_idle_seconds
+        ]
+        for code in expired:
+            self.rooms.unload(code)
+            await self.rooms.store.delete_room(code)
+            log.info("room expired", extra={"room": code})
+        return expired
