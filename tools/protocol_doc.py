@@ -44,7 +44,7 @@ from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
 from fabula.rules.results import Outcome, RoundResult
 from fabula.server import app as app_module
-from fabula.server import protocol
+from fabula.server import protocol, room_settings
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
@@ -819,7 +819,7 @@ whether it is current.
 
 def overview() -> str:
     config = Config()
-    low, high = room_module.TIMER_RANGE
+    low, high = room_settings.TIMER_RANGE
     closes = close_codes()
     limits = table(
         ["limit", "default", "when exceeded"],
@@ -864,9 +864,9 @@ def overview() -> str:
                 "the room is deleted (then `no_room`)",
             ],
             ["HTTP request body", f"{app_module.BODY_MAX:,} bytes", "HTTP 400 `too_large`"],
-            ["name", f"{room_module.NAME_MAX} characters", "`name_too_long`"],
+            ["name", f"{room_settings.NAME_MAX} characters", "`name_too_long`"],
             ["clue", f"{CLUE_MAX} characters", "`clue_too_long`"],
-            ["chat line", f"{room_module.CHAT_MAX} characters", "`message_too_long`"],
+            ["chat line", f"{room_settings.CHAT_MAX} characters", "`message_too_long`"],
         ],
     )
     close_rows = [[f"`{code}`", reason] for code, reason in closes]

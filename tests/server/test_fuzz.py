@@ -39,7 +39,8 @@ from fabula.rules import BlindClue, RulesError, Tell, action_from_json, clean_cl
 from fabula.server.app import BODY_MAX
 from fabula.server.config import Config
 from fabula.server.protocol import ID_MAX
-from fabula.server.room import CHAT_KEPT, CHAT_MAX, COLOURS, NAME_MAX
+from fabula.server.room import CHAT_KEPT
+from fabula.server.room_settings import CHAT_MAX, COLOURS, NAME_MAX
 
 from .harness import Client, LiveServer, create_room, join_room
 from .players import move_once, play_to_end

@@ -296,7 +296,8 @@ async def test_the_host_ends_a_game_early_and_the_scores_as_they_stand_decide(se
     assert replayed is not None
     assert replayed[0].status == "over"
     game = replayed[0].game
-    assert game is not None and game.outcome is not None
+    assert game is not None
+    assert game.outcome is not None
     assert game.outcome.to_json() == room["game"]["outcome"]
 
 

@@ -42,7 +42,8 @@ import pytest
 
 from fabula.rules import Game, Phase
 from fabula.server.entries import Said, Started, decode
-from fabula.server.room import COLOURS, Room
+from fabula.server.room import Room
+from fabula.server.room_settings import COLOURS
 
 from .harness import Client, LiveServer, create_room, join_room, live_server
 from .players import move_once

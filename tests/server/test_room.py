@@ -22,7 +22,8 @@ from fabula.server.entries import (
     decode,
     encode,
 )
-from fabula.server.room import COLOURS, Room, clean_text
+from fabula.server.room import Room, clean_text
+from fabula.server.room_settings import COLOURS
 
 
 def room_with(members: int, mode: str = "odyssey", **options: object) -> Room:

@@ -50,7 +50,7 @@ from .connections import Connection, TokenBucket
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
-from .room import COLOURS, seat_range
+from .room_settings import COLOURS, seat_range
 from .seats import RoomLimit
 from .service import RoomService, settings_from
 

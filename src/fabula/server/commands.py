@@ -31,7 +31,8 @@ from .entries import (
     Started,
     TeamsSet,
 )
-from .room import Room, RoomError
+from .errors import RoomError
+from .room import Room
 
 #: The client messages that become entries.
 Command = p.Act | p.Say | p.Leave | p.End | p.ChangeSettings | p.SetTeams | p.AddBot | p.Kick | p.PassHost | p.Start

@@ -25,11 +25,11 @@ from typing import Any, Literal
 import msgspec
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
-from fabula.cards.library import NAME_PATTERN
-from fabula.rules import MODES, Game, Options, Phase, RoundResult, Ruleset, action_from_json
-from fabula.rules.errors import RulesError, quoted
+from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
+from fabula.rules.errors import quoted
 from fabula.rules.events import RoundScored
 
+from . import snapshots
 from .entries import (
     Acted,
     AnyEntry,
@@ -44,35 +44,15 @@ from .entries import (
     Started,
     TeamsSet,
 )
+from .errors import RoomError
+from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
 
-#: The twelve rabbits, in the order of the box.
-COLOURS = (
-    "red",
-    "pink",
-    "yellow",
-    "blue",
-    "dark green",
-    "light green",
-    "orange",
-    "brown",
-    "purple",
-    "black",
-    "white",
-    "grey",
-)
-NAME_MAX = 24
-CHAT_MAX = 300
 CHAT_KEPT = 100
-TIMER_RANGE = (10, 3600)
 #: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
 REVEAL_SECONDS = 15
 
 Status = Literal["lobby", "playing", "over"]
 _JOINERS = frozenset("\u200c\u200d")
-
-
-class RoomError(RulesError):
-    """A request the room refuses (taken colour, not the host, game already started, …)."""
 
 
 def clean_text(text: object, *, limit: int, what: str) -> str:
@@ -97,34 +77,6 @@ def clean_text(text: object, *, limit: int, what: str) -> str:
     if len(cleaned) > limit:
         raise RoomError(f"{what}_too_long", f"A {what} has at most {limit} characters; this one has {len(cleaned)}.")
     return cleaned
-
-
-def seat_range(mode: str) -> tuple[int, int]:
-    """The fewest and most seats of ``mode``."""
-    counts = MODES[mode].seat_counts
-    return counts[0], counts[-1]
-
-
-def check_settings(settings: RoomSettings, members: int) -> None:
-    """`RoomError` unless ``settings`` could make a game (with ``members`` seated, if that fits)."""
-    if settings.mode not in MODES:
-        raise RoomError("unknown_mode", f"Unknown mode {quoted(settings.mode)}; the modes are {', '.join(MODES)}.")
-    low, high = seat_range(settings.mode)
-    Options.resolve(settings.mode, min(max(members, low), high), settings.options)
-    if not settings.decks or len(settings.decks) > 8:
-        raise RoomError("bad_decks", "Choose between one and eight decks.")
-    for name in settings.decks:
-        if not NAME_PATTERN.match(name):
-            raise RoomError("bad_decks", f"{quoted(name)} is not a deck name (lower-case letters, digits and dashes).")
-    for name, seconds in (
-        ("clue", settings.clue_seconds),
-        ("play", settings.play_seconds),
-        ("vote", settings.vote_seconds),
-    ):
-        if seconds is not None and not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]:
-            raise RoomError(
-                "bad_timer", f"The {name} timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds; got {seconds}."
-            )
 
 
 @dataclass(slots=True)
@@ -281,60 +233,7 @@ class Room:
         stand_in_at: Mapping[int, float] | None = None,
     ) -> dict[int | None, dict[str, Any]]:
         """`snapshot` of each of ``members`` at once: the part they share is built once."""
-        stand_in_at = stand_in_at or {}
-        playing = self.status == "playing"
-        wanted = list(dict.fromkeys(members))
-        seats = {m: s for s, m in enumerate(self.seating)}
-        game = self.game
-        views = None if game is None else game.views({seats.get(m) for m in wanted if m is not None} | {None})
-        shared = {
-            "code": self.code,
-            "seq": self.seq,
-            "status": self.status,
-            "settings": {
-                "mode": self.settings.mode,
-                "options": self.settings.options,
-                "decks": self.settings.decks,
-                "clue_seconds": self.settings.clue_seconds,
-                "play_seconds": self.settings.play_seconds,
-                "vote_seconds": self.settings.vote_seconds,
-            },
-            "host": self.host,
-            "members": [
-                {
-                    "member": m.id,
-                    "name": m.name,
-                    "colour": m.colour,
-                    "bot": m.bot,
-                    "away": m.away,
-                    "connected": m.bot is not None or m.id in present,
-                    "seat": seats.get(m.id),
-                    "stand_in_at": stand_in_at.get(m.id),
-                    "open": playing and (m.bot is not None or m.gone_for_good),
-                }
-                for m in self.members.values()
-            ],
-            "pairs": self.full_pairs() if self.settings.mode == "teams" else None,
-            "you": None,
-            "games_started": self.games_started,
-            "deadline": self.deadline(),
-            "game": None,
-        }
-        result: dict[int | None, dict[str, Any]] = {}
-        for member in wanted:
-            seat = None if member is None else seats.get(member)
-            snapshot = dict(shared)
-            if member is not None:
-                found = self.members.get(member)
-                snapshot["you"] = {
-                    "member": member,
-                    "seat": seat,
-                    "host": member == self.host,
-                    "stood_in": [] if found is None else list(found.stood_in),
-                }
-            snapshot["game"] = None if views is None else views[seat]
-            result[member] = snapshot
-        return result
+        return snapshots.of(self, members, present, stand_in_at or {})
 
     # ------------------------------------------------------------------ changing
 

@@ -24,9 +24,10 @@ from fabula.rules import RulesError
 from fabula.store import Bus, EventStore, SeqTaken, StoredEntry
 
 from .entries import AnyEntry, Joined, Left, Said, decode, encode
+from .errors import RoomError
 from .metrics import Metrics
 from .presence import Presence
-from .room import Room, RoomError
+from .room import Room
 
 log = logging.getLogger("fabula.server")
 

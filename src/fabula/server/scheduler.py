@@ -23,8 +23,9 @@ from fabula.store import Lease
 from .autoplay import STAND_IN_LEVEL, AutoPlayers, stand_in_language
 from .config import Config
 from .entries import Acted, AnyEntry, HostPassed, Said, StandIn
+from .errors import RoomError
 from .metrics import Metrics
-from .room import Room, RoomError
+from .room import Room
 from .rooms import LiveRoom, Rooms
 
 log = logging.getLogger("fabula.server")

@@ -21,7 +21,9 @@ from fabula.cards.library import DeckError, DeckLibrary
 from . import protocol as p
 from .config import Config
 from .entries import Created, Joined, RoomSettings
-from .room import COLOURS, NAME_MAX, Room, RoomError
+from .errors import RoomError
+from .room import Room
+from .room_settings import COLOURS, NAME_MAX
 from .rooms import CODE_ALPHABET, CODE_LENGTH, LiveRoom, Rooms
 
 log = logging.getLogger("fabula.server")

@@ -33,9 +33,9 @@ from .cluster import Cluster
 from .config import Config
 from .connections import Admission, Connection
 from .entries import Acted, AnyEntry, Ended, Joined, RoomSettings, Started
+from .errors import RoomError
 from .fanout import FanOut
 from .metrics import Metrics
-from .room import RoomError
 from .rooms import LiveRoom, Rooms, no_room, replay
 from .scheduler import Scheduler
 from .seats import Seats, token_hash

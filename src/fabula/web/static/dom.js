@@ -25,8 +25,9 @@ function append(element, children) {
 
 // A finger (or mouse button) that is down on a button: a redraw now would put a new button under
 // it, and the tap would land on nothing (a click needs its press and release on one element).
-// While it is down, redraws wait — for the release, or at most HOLD_MS.
-const HOLD_MS = 800;
+// While it is down, redraws wait — for the release, or at most HOLD_MS (a long press, or a release
+// the page never heard of).
+const HOLD_MS = 3000;
 const waiting = new Map(); // root -> the newest children it should show
 let pressing = false;
 let holdTimer = 0;

@@ -1,0 +1,112 @@
+"""The import rules of docs/architecture.md: each layer imports only the layers below it, and each
+part of the server only the parts it is said to use (so a new dependency is a decision, made
+here and in the doc, not an accident)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "fabula"
+
+#: what each layer may import of ours (besides itself and `fabula.text`)
+LAYERS = {
+    "rules": set(),
+    "cards": {"rules"},
+    "bots": {"rules", "cards"},
+    "store": set(),
+    "server": {"rules", "cards", "bots", "store"},
+}
+
+#: what each part of the server may import of the server (docs/architecture.md)
+INFRASTRUCTURE = {"config", "metrics", "logs"}
+PARTS: dict[str, set[str]] = {
+    "protocol": {"entries"},
+    "entries": set(),
+    "errors": set(),
+    "room_settings": {"entries", "errors"},
+    "room": {"entries", "errors", "room_settings", "snapshots"},
+    "snapshots": set(),
+    "connections": {"protocol"},
+    "presence": {"connections", "room"},
+    "rooms": {"entries", "errors", "presence", "room"},
+    "commands": {"protocol", "entries", "errors", "room"},
+    "fanout": {"protocol", "entries", "rooms"},
+    "scheduler": {"rooms", "autoplay", "entries", "errors", "room"},
+    "autoplay": {"room"},
+    "seats": {"rooms", "room", "entries", "errors", "room_settings", "protocol"},
+    "sweep": {"rooms", "autoplay"},
+    "cluster": {"rooms"},
+}
+
+
+def imports_of(path: Path, package: str) -> set[str]:
+    """The modules of ours ``path`` imports at run time (not those only for type checking), as
+    dotted names below `fabula` (``server.room``, ``rules``)."""
+    tree = ast.parse(path.read_text())
+    type_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            type_only.update(id(child) for child in ast.walk(node))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: within the package
+                base = package if node.level == 1 else package.rsplit(".", node.level - 1)[0]
+                if node.module:
+                    found.add(f"{base}.{node.module}")
+                else:
+                    found.update(f"{base}.{alias.name}" for alias in node.names)
+            elif node.module and node.module.startswith("fabula."):
+                found.add(node.module.removeprefix("fabula."))
+        elif isinstance(node, ast.Import):
+            found.update(a.name.removeprefix("fabula.") for a in node.names if a.name.startswith("fabula."))
+    return found
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    allowed = LAYERS[layer] | {layer, "text"}
+    wrong = {
+        f"{path.relative_to(SRC)} imports {name}"
+        for path in (SRC / layer).rglob("*.py")
+        for name in imports_of(path, layer + "." + ".".join(path.relative_to(SRC / layer).parts[:-1]))
+        if name.split(".")[0] not in allowed
+    }
+    assert not wrong, sorted(wrong)
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_a_part_of_the_server_imports_only_the_parts_it_uses(part: str) -> None:
+    used = {
+        name.removeprefix("server.")
+        for name in imports_of(SRC / "server" / f"{part}.py", "server")
+        if name.startswith("server.")
+    }
+    assert used - PARTS[part] - INFRASTRUCTURE == set()
+
+
+def test_every_part_of_the_server_is_in_the_map() -> None:
+    wiring = {"__init__", "app", "service", "backends", "invite", "heap"} | INFRASTRUCTURE
+    modules = {path.stem for path in (SRC / "server").glob("*.py")}
+    assert modules - wiring == set(PARTS)
+    assert set(PARTS) <= modules
+
+
+def test_the_imports_are_read_as_written(tmp_path: Path) -> None:
+    """The checker itself: a relative import, a package import, an absolute one, and a type-only
+    one that does not count."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from .rooms import Rooms\n"
+        "from . import protocol as p\n"
+        "from fabula.rules import Game\n"
+        "if TYPE_CHECKING:\n"
+        "    from .room import Room\n"
+    )
+    assert imports_of(probe, "server") == {"server.rooms", "server.protocol", "rules"}
