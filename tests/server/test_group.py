@@ -294,8 +294,8 @@ async def test_the_host_ends_a_game_early_and_the_scores_as_they_stand_decide(se
     # the room rebuilt from its log (a restart) is over too, with the same outcome
     replayed = replay(code, await server.service.rooms.store.load(code))
     assert replayed is not None
-    assert replayed[0].status == "over"
-    game = replayed[0].game
+    assert replayed.status == "over"
+    game = replayed.game
     assert game is not None
     assert game.outcome is not None
     assert game.outcome.to_json() == room["game"]["outcome"]

@@ -105,13 +105,20 @@ class Ended(Entry, tag="ended"):
     """The host ended the game in progress: the scores as they stood decide."""
 
 
+class Returned(Entry, tag="returned"):
+    """A member who had left the game in progress is back at the table (their client said hello
+    with their seat's token): the bot that played for them stops."""
+
+    member: int
+
+
 class Said(Entry, tag="said"):
     member: int
     text: str
     team_only: bool = False
 
 
-AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Said
+AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Returned | Said
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

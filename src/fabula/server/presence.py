@@ -1,6 +1,7 @@
 """Presence: who of one room's members is here, now — one object per room (lila-ws's RoomCrowd).
 
-None of it is in the room's log: a connection comes and goes without an entry. What it decides
+None of it is in the room's log: a connection comes and goes without an entry (a member coming
+back to a game they had left is an entry, `Returned`: that must survive a restart). What it decides
 is who is shown connected, when a bot stands in for a person whose connection is gone (after the
 grace period), and — with several processes — who is connected through another process, as that
 process announces it (`fabula.server.cluster`).
@@ -28,10 +29,8 @@ class Presence:
     gone_since: dict[int, float] = field(default_factory=dict)
     #: the members connected through other processes (always empty with one process)
     remote: frozenset[int] = frozenset()
-    #: member → the room's seq when they last said hello (anywhere), and when they last left:
-    #: a member who left the game is back at the table only if their hello came after
+    #: member → the room's seq when they last said hello here (announced to the other processes)
     back_at: dict[int, int] = field(default_factory=dict)
-    left_at: dict[int, int] = field(default_factory=dict)
     #: member → the language their client said hello in (kept by this process only)
     languages: dict[int, str] = field(default_factory=dict)
     #: since when nobody has been connected here
@@ -76,19 +75,16 @@ class Presence:
     # ------------------------------------------------------------------ changing
 
     def arrive(self, connection: Connection, room: Room, language: str | None) -> bool:
-        """``connection`` said hello; whether its member (if any) comes back with it — had no
-        connection here, or had left the game — so that everyone should see them return."""
+        """``connection`` said hello; whether its member (if any) had no connection here, so that
+        everyone should see their rabbit light up."""
         member = connection.member
-        returning = member is not None and (not self.connected_here(member) or room.members[member].away)
+        returning = member is not None and not self.connected_here(member)
         self.connections.add(connection)
         if member is not None:
             if language is not None:
                 self.languages[member] = language
             self.gone_since.pop(member, None)
-            # Back at the table: the bot stops playing for them. (After a restart the log marks
-            # them away again until they reconnect, which is what happened in the meantime.)
-            room.members[member].away = False
-            self.back_at[member] = room.seq  # (other processes learn it from this process's presence)
+            self.back_at[member] = room.seq
         return returning
 
     def depart(self, connection: Connection, now: float) -> bool:
@@ -112,21 +108,10 @@ class Presence:
         self.gone_since.pop(member, None)
 
     def elsewhere(self, room: Room, seen: list[Seen], now: float) -> bool:
-        """What the other processes announce of this room now: who is connected through them,
-        and since which hello; whether anything changed. A member connected anywhere is not
-        gone here; one who said hello after leaving the game is back at the table (as a hello
-        here would make them)."""
+        """What the other processes announce of this room now: who is connected through them;
+        whether that changed. A member connected anywhere is not gone here."""
         remote = frozenset(s.member for s in seen if s.member != SPECTATORS)
-        changed = remote != self.remote
-        for s in seen:
-            member = room.members.get(s.member)
-            if member is None or s.since <= self.back_at.get(s.member, -1):
-                continue
-            self.back_at[s.member] = s.since
-            if member.away and self.left_at.get(s.member, -1) < s.since:
-                member.away = False
-                changed = True
-        if not changed:
+        if remote == self.remote:
             return False
         here = {c.member for c in self.connections}
         for member_id in remote - self.remote:
@@ -136,11 +121,3 @@ class Presence:
                 self.gone_since[member_id] = now
         self.remote = remote
         return True
-
-    def rebuilt(self, room: Room) -> None:
-        """``room`` was just rebuilt from the log, which does not say who came back to the table
-        since they left: presence does."""
-        for member, back in self.back_at.items():
-            found = room.members.get(member)
-            if found is not None and self.left_at.get(member, -1) < back:
-                found.away = False

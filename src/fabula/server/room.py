@@ -38,6 +38,7 @@ from .entries import (
     HostPassed,
     Joined,
     Left,
+    Returned,
     RoomSettings,
     Said,
     SettingsChanged,
@@ -87,6 +88,7 @@ class Member:
     token_hash: str
     bot: str | None
     #: left the game in progress (or was kicked from it): a bot plays the seat until they return
+    #: (a `Returned` entry: coming back is logged, so a rebuilt room is the room that was acknowledged)
     away: bool = False
     #: the language of a bot's clues
     bot_language: str = "en"
@@ -261,6 +263,8 @@ class Room:
                 entry = self._acted(entry)
             case Ended():
                 self._ended()
+            case Returned():
+                self._returned(entry)
             case Said():
                 entry = self._said(entry)
         if entry.client_id is not None:
@@ -433,6 +437,14 @@ class Room:
         if self.game is None or self.status != "playing":
             raise RoomError("not_started", "No game is being played.")
         self.game.end_now()
+
+    def _returned(self, entry: Returned) -> None:
+        member = self.members.get(entry.member)
+        if member is None or member.bot is not None or not member.token_hash:
+            raise RoomError("unknown_member", "Only a person who keeps their seat comes back to it.")
+        if not member.away:
+            raise RoomError("not_away", "That player is at the table already.")
+        member.away = False
 
     def _said(self, entry: Said) -> Said:
         if entry.member not in self.members:

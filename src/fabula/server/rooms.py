@@ -23,7 +23,7 @@ from typing import Protocol
 from fabula.rules import RulesError
 from fabula.store import Bus, EventStore, SeqTaken, StoredEntry
 
-from .entries import AnyEntry, Joined, Left, Said, decode, encode
+from .entries import AnyEntry, Joined, Said, decode, encode
 from .errors import RoomError
 from .metrics import Metrics
 from .presence import Presence
@@ -66,17 +66,14 @@ class Listener(Protocol):
         """The room, or who is in it, changed other than by one entry of this process's own."""
 
 
-def replay(code: str, stored: list[StoredEntry]) -> tuple[Room, dict[int, int]] | None:
-    """The room its entries make, and the seq of each member's last leaving; None if none."""
+def replay(code: str, stored: list[StoredEntry]) -> Room | None:
+    """The room its entries make; None if there are none."""
     if not stored:
         return None
     room = Room(code)
-    left_at: dict[int, int] = {}
     for item in stored:
-        entry = room.apply(decode(item.data))
-        if isinstance(entry, Left):
-            left_at[entry.member] = item.seq
-    return room, left_at
+        room.apply(decode(item.data))
+    return room
 
 
 def no_room(code: str) -> RoomError:
@@ -148,8 +145,7 @@ class Rooms:
 
     async def rebuild(self, code: str) -> Room | None:
         """Room ``code`` as its stored log makes it; None if nothing is stored."""
-        replayed = replay(code, await self.store.load(code))
-        return None if replayed is None else replayed[0]
+        return replay(code, await self.store.load(code))
 
     # ------------------------------------------------------------------ the one way a room changes
 
@@ -194,8 +190,6 @@ class Rooms:
                     log.exception("append failed", extra={"room": room.code})
                     raise RoomError("store_failed", "The server could not save that; try again.") from None
                 break
-            if isinstance(entry, Left):
-                live.presence.left_at[entry.member] = seq
             self.bus.publish(room.code, seq)
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
@@ -215,9 +209,8 @@ class Rooms:
         replayed = replay(code, stored[:since])
         if replayed is None:  # pragma: no cover - an entry at `since` exists, so entry 0 does
             return
-        live.room, live.presence.left_at = replayed
+        live.room = replayed
         self.apply_stored(live, stored[since:], announce=False)
-        live.presence.rebuilt(live.room)
         self._refreshed(live)
 
     async def catch_up(self, live: LiveRoom) -> bool:
@@ -245,9 +238,7 @@ class Rooms:
                 continue
             entry = room.apply(decode(item.data))
             self.metrics.followed.inc()
-            if isinstance(entry, Left):
-                live.presence.left_at[entry.member] = item.seq
-            elif isinstance(entry, Joined) and entry.bot is None and entry.member not in live.presence.present():
+            if isinstance(entry, Joined) and entry.bot is None and entry.member not in live.presence.present():
                 live.presence.joined(entry.member, self.clock())  # joined over HTTP; not connected yet
             for listener in self.listeners:
                 listener.entry(live, entry, here=False)

@@ -32,7 +32,7 @@ from .backends import Backends
 from .cluster import Cluster
 from .config import Config
 from .connections import Admission, Connection
-from .entries import Acted, AnyEntry, Ended, Joined, RoomSettings, Started
+from .entries import Acted, AnyEntry, Ended, Joined, Returned, RoomSettings, Started
 from .errors import RoomError
 from .fanout import FanOut
 from .metrics import Metrics
@@ -135,9 +135,9 @@ class RoomService:
             if replayed is None:  # created but its first entry never landed: never acknowledged
                 await self.rooms.store.delete_room(code)
                 continue
-            room, left_at = replayed
+            room = replayed
             live = LiveRoom(room)
-            live.presence.idle_since, live.presence.left_at = now, left_at
+            live.presence.idle_since = now
             live.presence.gone_since = dict.fromkeys(room.members, now)
             self.rooms.held[code] = live
             self.scheduler.start(live)
@@ -153,10 +153,10 @@ class RoomService:
             replayed = None
         if replayed is None:
             raise no_room(code)
-        room, left_at = replayed
+        room = replayed
         now = self.clock()
         live = LiveRoom(room)
-        live.presence.idle_since, live.presence.left_at = now, left_at
+        live.presence.idle_since = now
         self.rooms.hold(live)
         await self.cluster.arrived(live)
         remote = live.presence.remote
@@ -292,10 +292,22 @@ class RoomService:
         if self.cluster is not None:
             self.cluster.changed_here(room.code)
         connection.send(p.Welcome(message.id, member, self.fanout.chat_for(live, member)))
+        if member is not None and room.members[member].away and await self._back_at_the_table(live, member):
+            return  # (the entry's states went to everyone, this connection included)
         if returning:
             self.fanout.states(live)  # everyone sees the rabbit light up, this connection included
         else:
             connection.send(self.fanout.state_for(live, member))
+
+    async def _back_at_the_table(self, live: LiveRoom, member: int) -> bool:
+        """A member who had left the game said hello: they play their seat again (logged, so that
+        a restart keeps it). Whether the entry was made."""
+        try:
+            await self.rooms.commit(live, Returned(at=self.clock(), by=member, member=member))
+        except RulesError as error:  # back already (through another process), or the room is gone
+            log.info("return not logged", extra={"room": live.room.code, "code": error.code})
+            return False
+        return True
 
 
 def settings_from(given: object) -> RoomSettings:
