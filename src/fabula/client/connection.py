@@ -294,7 +294,7 @@ class Client:
                 if test(received):
                     found.append(received)
                     return True
-            seen = self.count
+            seen = max(seen, self.count)  # a start beyond what has come stays where it is
             return False
 
         await self._until(look, timeout)
