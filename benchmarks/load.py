@@ -28,6 +28,15 @@ The ceiling (``--ceiling``): after Fabula, the same generator runs the ``max`` p
 a sequence number and no game logic — ``echo``: just the action; ``sample``: the action plus a
 state Fabula really sent in this run, so that the same bytes go through the same fan-out.
 
+The generator's players (``--client``): ``lean`` (the default) frame and read the protocol
+themselves — a protocol callback per connection, no task, only the observer decoding whole
+states — because the generator must not be what limits the figure; ``fabula`` plays through
+`fabula.client` (the client of `fabula bot` and the tests), to measure what that costs. On this
+2-core machine (``--phases max --duration 20 --ceiling sample``, each variant twice, the machine
+shared) the lean generator spent 326–327 µs of CPU per action against Fabula and 381–387 against
+the transport; on `fabula.client` 556–593 and 892–893: 1.7–2.3 times as much, so at the
+1,500 actions a second of the target the client alone would need 0.8–1.3 of the generator's core.
+
 Run: ``python benchmarks/load.py`` (the default: 100 six-player rooms, 20 s per phase, the
 sampled ceiling; about a minute and a half). The issue's figures:
 

@@ -28,6 +28,10 @@ from .wire import HELLO_REPLY_TYPES, REPLY_TYPES, Received, decode, encode, mess
 
 #: What `Client.request` answers with.
 Reply = Ack | Error | LegalMoves | Pong | Welcome
+#: The types that answer a message: once one came, it is not sent again.
+ANSWERS = frozenset((*REPLY_TYPES, *HELLO_REPLY_TYPES))
+#: Refusals of a hello that a reconnecting client tries again after (on a new connection).
+RETRY_HELLO = frozenset({"rate_limited"})
 #: The longest wait between two attempts to reconnect, in seconds.
 BACKOFF_MAX = 5.0
 
@@ -90,6 +94,7 @@ class Client:
         self.unanswered: dict[str, bytes | str] = {}
         self._live: ClientConnection | None = None  # the socket messages may go out on now
         self._greets = False
+        self._hello_id: str | None = None  # the greeting's hello on the current connection
         self._welcomes = 0
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -188,21 +193,21 @@ class Client:
 
     async def _greet(self, socket: ClientConnection) -> None:
         hello = Hello(id=self.next_id(), token=self.token, language=self.language)
+        self._hello_id = hello.id
         start = self.count
         with contextlib.suppress(websockets.ConnectionClosed):
             await socket.send(encode(hello))
             reply = await self.wait_for(lambda r: r.answers(hello.id, HELLO_REPLY_TYPES), start=start, timeout=None)
-            if isinstance(reply.message, Error):
+            if isinstance(reply.message, Error):  # taken note of on arrival (see `_receive`)
                 if self.reconnects:
-                    self._failure = Refused(reply.message)
                     await socket.close()
-            else:
-                await self.wait_for(lambda r: r.type == "state", start=start, timeout=None)
-                # no await between the copy and going live: a message sent meanwhile goes out once
-                pending = list(self.unanswered.values())
-                self._live = socket
-                for data in pending:
-                    await socket.send(data)
+                return
+            await self.wait_for(lambda r: r.type == "state", start=start, timeout=None)
+            # no await between the copy and going live: a message sent meanwhile goes out once
+            pending = list(self.unanswered.values())
+            self._live = socket
+            for data in pending:
+                await socket.send(data)
             self.greeting = reply
             self._changed.set()
 
@@ -220,8 +225,14 @@ class Client:
             self.welcome = message
             self._welcomes += 1
         message_id = received.id
-        if message_id is not None and received.type in REPLY_TYPES:
+        if message_id is not None and received.type in ANSWERS:
             self.unanswered.pop(message_id, None)
+            if message_id == self._hello_id and isinstance(message, Error):
+                # now, not in the greeting's task: the server may close the connection right after
+                # (no_room), and the greeting would be cancelled before it could say why
+                self.greeting = received
+                if self.reconnects and message.code not in RETRY_HELLO:
+                    self._failure = Refused(message)
         if self.on_message is not None:
             self.on_message(received)
         self._changed.set()
