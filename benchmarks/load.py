@@ -28,6 +28,15 @@ The ceiling (``--ceiling``): after Fabula, the same generator runs the ``max`` p
 a sequence number and no game logic — ``echo``: just the action; ``sample``: the action plus a
 state Fabula really sent in this run, so that the same bytes go through the same fan-out.
 
+The generator's players (``--client``): ``lean`` (the default) frame and read the protocol
+themselves — a protocol callback per connection, no task, only the observer decoding whole
+states — because the generator must not be what limits the figure; ``fabula`` plays through
+`fabula.client` (the client of `fabula bot` and the tests), to measure what that costs. On this
+2-core machine (``--phases max --duration 20 --ceiling sample``, each variant twice, the machine
+shared) the lean generator spent 326–327 µs of CPU per action against Fabula and 381–387 against
+the transport; on `fabula.client` 556–593 and 892–893: 1.7–2.3 times as much, so at the
+1,500 actions a second of the target the client alone would need 0.8–1.3 of the generator's core.
+
 Run: ``python benchmarks/load.py`` (the default: 100 six-player rooms, 20 s per phase, the
 sampled ceiling; about a minute and a half). The issue's figures:
 
@@ -84,6 +93,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import websockets
+
+from fabula.client import Client, Received
+from fabula.server.protocol import Ack, Act, ClientMessage, Error, Legal, LegalMoves, Rematch, Start, State, Welcome
+
 HERE = Path(__file__).resolve().parent
 COLOURS = ("red", "pink", "yellow", "blue", "dark green", "light green", "orange", "brown", "purple", "black")
 CLUES = ("Journey", "Memory", "Silence", "Home", "Freedom", "Waiting", "Secret", "Dream", "Far away")
@@ -91,6 +105,10 @@ CLUES = ("Journey", "Memory", "Silence", "Home", "Freedom", "Waiting", "Secret",
 #: players other than the room's observer read only that, not the whole state.
 SEQ = re.compile(rb'"seq":(\d+)')
 STATE_PREFIX = b'{"type":"state"'
+#: The messages the generator sends, typed for `fabula.client` (``--client fabula``).
+MESSAGE_TYPES: dict[str, type[ClientMessage]] = {"legal": Legal, "act": Act, "start": Start, "rematch": Rematch}
+#: sends of ``--client fabula`` under way: a task is kept until it is done
+SENDING: set[asyncio.Task[None]] = set()
 #: Latency targets of the issue.
 TARGET_PLAYERS, TARGET_P99_MS, TARGET_ACTIONS, TARGET_RATIO = 5000, 200.0, 1500.0, 0.5
 
@@ -601,6 +619,7 @@ class Player:
     def __init__(self, table: Table, member: int, token: str, url: str) -> None:
         self.table, self.member, self.token, self.url = table, member, token, url
         self.socket: WebSocketClient | None = None
+        self.client: Client | None = None
         self.ids = (f"{table.session}-{n}" for n in range(1 << 62))
         self.greeted = False
         self.connected = False
@@ -612,10 +631,52 @@ class Player:
     def send(self, message: dict[str, Any]) -> str:
         message_id = next(self.ids)
         message["id"] = message_id
+        if self.client is not None:
+            typed = MESSAGE_TYPES[message["type"]](**{k: v for k, v in message.items() if k != "type"})
+            task = asyncio.create_task(self.client.send(typed))
+            SENDING.add(task)
+            task.add_done_callback(SENDING.discard)
+            return message_id
         if self.socket is None:
             return message_id
         self.socket.send_text(json.dumps(message, separators=(",", ":")).encode())
         return message_id
+
+    def on_received(self, received: Received) -> None:
+        """What `on_message` does, for a message `fabula.client` has decoded (into a typed one)."""
+        now = time.monotonic()
+        table = self.table
+        figures = table.figures
+        counting = table.window_start <= now < table.window_end
+        if counting:
+            figures.messages += 1
+        message = received.message
+        if isinstance(message, State):
+            if counting:
+                figures.states += 1
+                figures.state_bytes += len(received.text)
+            seq = int(message.room["seq"])
+            if self is table.observer:
+                table.observe(message.room)
+            self.history.append((seq, now))
+            table.on_state(self, seq, now)
+            if table.spans and self is not table.observer:
+                table.fire()
+        elif isinstance(message, Welcome):
+            self.greeted = True
+        elif isinstance(message, Ack):
+            if message.id == self.act_id:
+                self.act_id = None
+                table.on_ack(self, message.seq, now)
+        elif isinstance(message, LegalMoves):
+            if message.id == self.legal_id:
+                self.legal_id = None
+                table.on_legal(self, message.actions)
+        elif isinstance(message, Error):
+            figures.errors[message.code] += 1
+            if message.id is not None and message.id in (self.legal_id, self.act_id):
+                self.legal_id = self.act_id = None
+                table.done(self)
 
     def on_message(self, data: bytes) -> None:
         now = time.monotonic()
@@ -871,8 +932,8 @@ class PhaseSpec:
 class Generator:
     """One generator process: its tables, their connections, and the commands of the main process."""
 
-    def __init__(self, plans: list[RoomPlan], deflate: bool, seed: int) -> None:
-        self.deflate = deflate
+    def __init__(self, plans: list[RoomPlan], deflate: bool, seed: int, client: str = "lean") -> None:
+        self.deflate, self.client = deflate, client
         self.figures = Figures()
         rng = random.Random(seed)
         session = secrets.token_hex(3)
@@ -888,6 +949,10 @@ class Generator:
         failures: Counter[str] = Counter()
 
         async def one(player: Player) -> None:
+            if self.client == "fabula":
+                async with gate:
+                    await one_client(player)
+                return
             async with gate:
                 path = f"/ws/{player.table.code}"
                 parts = urlsplit(player.url)
@@ -910,13 +975,28 @@ class Generator:
                 if not player.greeted:
                     failures["no_welcome"] += 1
 
+        async def one_client(player: Player) -> None:
+            client = Client(
+                player.url, player.table.code, player.token, ids=player.ids, history=16, on_message=player.on_received
+            )
+            try:
+                reply = await client.connect(timeout=30)
+            except (OSError, TimeoutError, ConnectionError, websockets.WebSocketException) as error:
+                failures[type(error).__name__] += 1
+                return
+            player.client = client
+            player.connected = True
+            if not isinstance(reply, Welcome):
+                failures["no_welcome"] += 1
+
         started = time.monotonic()
         await asyncio.gather(*(one(player) for player in self.players()))
         return {
             "connected": sum(player.connected and player.greeted for player in self.players()),
             "failures": dict(failures),
             "seconds": time.monotonic() - started,
-            "deflate": any(p.socket is not None and p.socket.inflater is not None for p in self.players()),
+            "deflate": any(p.socket is not None and p.socket.inflater is not None for p in self.players())
+            or (self.client == "fabula" and self.deflate),
         }
 
     async def start_games(self) -> dict[str, Any]:
@@ -994,6 +1074,9 @@ class Generator:
         for player in self.players():
             if player.socket is not None:
                 player.socket.close()
+            if player.client is not None:
+                await player.client.close()
+                player.connected = False
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(p.connected for p in self.players()):
             await asyncio.sleep(0.05)
@@ -1002,7 +1085,9 @@ class Generator:
                 player.socket.transport.close()
 
 
-def generator_process(plans: list[RoomPlan], deflate: bool, seed: int, *, cpus: set[int] | None, pipe: Any) -> None:
+def generator_process(
+    plans: list[RoomPlan], deflate: bool, seed: int, *, cpus: set[int] | None, pipe: Any, client: str = "lean"
+) -> None:
     """Entry point of a generator process: obey the main process's commands until 'close'."""
     raise_nofile()
     if cpus:
@@ -1014,7 +1099,7 @@ def generator_process(plans: list[RoomPlan], deflate: bool, seed: int, *, cpus: 
     except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
         loop_factory = asyncio.new_event_loop
     with asyncio.Runner(loop_factory=loop_factory) as runner:
-        runner.run(_serve_commands(Generator(plans, deflate, seed), pipe))
+        runner.run(_serve_commands(Generator(plans, deflate, seed, client), pipe))
 
 
 async def _serve_commands(generator: Generator, pipe: Any) -> None:
@@ -1051,7 +1136,9 @@ async def _serve_commands(generator: Generator, pipe: Any) -> None:
 class Generators:
     """The generator processes, each with a share of the rooms."""
 
-    def __init__(self, plans: list[RoomPlan], workers: int, deflate: bool, cpus: set[int] | None) -> None:
+    def __init__(
+        self, plans: list[RoomPlan], workers: int, deflate: bool, cpus: set[int] | None, client: str = "lean"
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipes: list[multiprocessing.connection.Connection] = []
         self.processes: list[Any] = []
@@ -1063,7 +1150,7 @@ class Generators:
             process = context.Process(
                 target=generator_process,
                 args=(share, deflate, 1000 + index),
-                kwargs={"cpus": cpus, "pipe": theirs},
+                kwargs={"cpus": cpus, "pipe": theirs, "client": client},
                 daemon=True,
             )
             process.start()
@@ -1203,7 +1290,7 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
         out["seats_seconds"] = time.monotonic() - started
         if idle:
             memory("rss_seated")
-        generators = Generators(plans, args.workers, args.deflate, generator_cpus)
+        generators = Generators(plans, args.workers, args.deflate, generator_cpus, args.client)
         connected = generators.ask("connect")
         out["connected"] = sum(c["connected"] for c in connected)
         out["connect_failures"] = dict(sum((Counter(c["failures"]) for c in connected), Counter()))
@@ -1557,6 +1644,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         choices=("none", "echo", "sample", "both"),
         default="sample",
         help="then the bare transport's max: echo the action, or with a real Fabula state (default sample)",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("lean", "fabula"),
+        default="lean",
+        help="the generator's players: the lean framing below, or fabula.client (default lean)",
     )
     parser.add_argument(
         "--deflate",

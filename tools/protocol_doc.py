@@ -34,11 +34,10 @@ from typing import Any
 
 import httpx
 import uvicorn
-import websockets
-from websockets.asyncio.client import ClientConnection
 
 import fabula.server.rooms as rooms_module
 import fabula.server.seats as seats_module
+from fabula.client import Client, Received, encode
 from fabula.commands.serve import WS_HARD_LIMIT
 from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
@@ -49,6 +48,7 @@ from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
 from fabula.server.entries import RoomSettings
+from fabula.server.protocol import Hello
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
@@ -290,30 +290,30 @@ async def running(app: Any) -> AsyncIterator[str]:
 
 @dataclasses.dataclass(eq=False)
 class Player:
-    """One person of the exchange: a seat token, one WebSocket, every frame received."""
+    """One person of the exchange: a seat token and its `fabula.client.Client`, which keeps every
+    message received."""
 
     name: str
     colour: str
     token: str = ""
     member: int = -1
-    socket: ClientConnection | None = None
-    frames: list[str] = dataclasses.field(default_factory=list)
-    #: frames already written into the transcript
+    client: Client | None = None
+    #: messages already written into the transcript
     shown: int = 0
     #: the room of the last state written into the transcript
     room: dict[str, Any] | None = None
-    reader: asyncio.Task[None] | None = None
-    arrived: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
-    ids: Iterator[int] = dataclasses.field(default_factory=lambda: itertools.count(1))
+    ids: Iterator[str] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        # short ids that read well in the transcript: a1, a2, …
+        self.ids = (f"{self.name[0].lower()}{n}" for n in itertools.count(1))
 
     def next_id(self) -> str:
-        return f"{self.name[0].lower()}{next(self.ids)}"
+        return next(self.ids)
 
-    async def read_forever(self) -> None:
-        assert self.socket is not None
-        async for frame in self.socket:
-            self.frames.append(frame if isinstance(frame, str) else frame.decode())
-            self.arrived.set()
+    @property
+    def received(self) -> list[Received]:
+        return [] if self.client is None else self.client.received
 
 
 @dataclasses.dataclass
@@ -369,27 +369,25 @@ class Exchange:
     # ---------------------------------------------------------------- WebSocket
 
     async def connect(self, lines: list[str], player: Player) -> None:
-        player.socket = await websockets.connect(self.url.replace("http", "ws", 1) + f"/ws/{self.code}")
-        player.reader = asyncio.create_task(player.read_forever())
+        # opened without its own hello: the hello is a step of the transcript like any message
+        player.client = Client(self.url, self.code, player.token, ids=player.ids)
+        await player.client.open()
         lines.append(f"{self.label(player)} ⇄ opens a WebSocket to /ws/{self.code}")
-        others = [p for p in self.players if p is not player and p.socket is not None]
+        others = [p for p in self.players if p is not player and p.client is not None]
         expect = {player: ["welcome", "state"], **{p: ["state"] for p in others}}
-        await self.send(lines, player, {"type": "hello", "token": player.token}, expect)
+        await self.send(lines, player, Hello(id=player.next_id(), token=player.token), expect)
 
     async def send(
         self,
         lines: list[str],
         player: Player,
-        message: dict[str, Any],
+        message: protocol.ClientMessage,
         expect: dict[Player, list[str]],
-        message_id: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Send ``message`` (with a fresh id unless given) and wait for the frames in ``expect``;
-        the sender's frames."""
-        message = {"type": message["type"], "id": message_id or player.next_id(), **message}
-        assert player.socket is not None
-        await player.socket.send(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-        lines.append(f"{self.label(player)} → " + pretty(message, self.margin))
+        """Send ``message`` and wait for the frames in ``expect``; the sender's frames."""
+        assert player.client is not None
+        await player.client.send(message)
+        lines.append(f"{self.label(player)} → " + pretty(json.loads(encode(message)), self.margin))
         received = await self.collect(lines, expect, first=player)
         return received.get(player, [])
 
@@ -404,10 +402,11 @@ class Exchange:
         order = sorted(self.players, key=lambda p: p is not first)  # stable: the players' order otherwise
         for player in order:  # the transcript's order, not the order of arrival
             types = expect.get(player, [])
-            frames = [json.loads(frame) for frame in player.frames[player.shown : player.shown + len(types)]]
-            if [frame["type"] for frame in frames] != types or len(player.frames) > player.shown + len(types):
-                got = [json.loads(frame)["type"] for frame in player.frames[player.shown :]]
-                raise RuntimeError(f"{player.name} expected {types}, received {got}: {player.frames[player.shown :]}")
+            frames = [received.data for received in player.received[player.shown : player.shown + len(types)]]
+            if [frame["type"] for frame in frames] != types or len(player.received) > player.shown + len(types):
+                got = [received.type for received in player.received[player.shown :]]
+                texts = [received.text for received in player.received[player.shown :]]
+                raise RuntimeError(f"{player.name} expected {types}, received {got}: {texts}")
             player.shown += len(types)
             received[player] = frames
             for frame in frames:
@@ -415,9 +414,8 @@ class Exchange:
         return received
 
     async def arrival(self, player: Player, count: int) -> None:
-        while len(player.frames) < player.shown + count:
-            player.arrived.clear()
-            await player.arrived.wait()
+        assert player.client is not None
+        await player.client.wait_for(lambda _: True, start=player.shown + count - 1, timeout=None)
 
     def shown_frame(self, player: Player, frame: dict[str, Any]) -> list[str]:
         head = f"{self.label(player)} ← "
@@ -484,10 +482,8 @@ async def exchange(app: Any) -> Exchange:
             await play_one_round(ex, ana, ben, cleo)
         finally:
             for player in people:
-                if player.socket is not None:
-                    await player.socket.close()
-                if player.reader is not None:
-                    await player.reader
+                if player.client is not None:
+                    await player.client.close()
     return ex
 
 
@@ -495,7 +491,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
     people = [ana, ben, cleo]
 
     def everyone(sender: Player, last: str = "ack", each: str = "state") -> dict[Player, list[str]]:
-        connected = [p for p in people if p.socket is not None]
+        connected = [p for p in people if p.client is not None]
         return {p: [each, last] if p is sender else [each] for p in connected}
 
     lines = ex.step("What a room can be", "Before creating a room, a client may ask for the modes and decks.")
@@ -514,7 +510,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
 
     lines = ex.step("Ana connects", "`hello` with the seat token; the answer is `welcome`, then the room.")
     await ex.connect(lines, ana)
-    await ex.send(lines, ana, {"type": "ping"}, {ana: ["pong"]})
+    await ex.send(lines, ana, protocol.Ping(id=ana.next_id()), {ana: ["pong"]})
 
     lines = ex.step(
         "Ben looks at the room, then joins",
@@ -546,7 +542,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         "Ana starts the game",
         "Every connection gets its own view: the same table, but only its own hand.",
     )
-    await ex.send(lines, ana, {"type": "start"}, everyone(ana))
+    await ex.send(lines, ana, protocol.Start(id=ana.next_id()), everyone(ana))
     assert ana.room is not None
     game = ana.room["game"]
     by_seat = {m["seat"]: p for m in ana.room["members"] for p in people if p.member == m["member"]}
@@ -558,7 +554,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         f"{teller.name} (seat {game['storyteller']}) is the storyteller and asks what they may do",
         "`legal` answers with the moves the seat may make now; a `tell` comes with `clue` null, to be filled in.",
     )
-    await ex.send(lines, teller, {"type": "legal"}, {teller: ["legal"]})
+    await ex.send(lines, teller, protocol.Legal(id=teller.next_id()), {teller: ["legal"]})
 
     card = teller.room["game"]["hand"][0]
     lines = ex.step(
@@ -569,27 +565,26 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
     await ex.send(
         lines,
         teller,
-        {"type": "act", "action": {"type": "tell", "card": card, "clue": "Where the map ends"}},
+        protocol.Act(id=teller.next_id(), action={"type": "tell", "card": card, "clue": "Where the map ends"}),
         everyone(teller),
     )
 
     assert first.room is not None
     assert second.room is not None
-    play = {"type": "act", "action": {"type": "play", "cards": first.room["game"]["hand"][:2]}}
+    play = protocol.Act(id=first.next_id(), action={"type": "play", "cards": first.room["game"]["hand"][:2]})
     lines = ex.step(
         f"{first.name} plays two cards",
         "With three players everyone but the storyteller puts down two cards. The others see only that "
         f"{first.name} has played (`acted`), not what.",
     )
-    replies = await ex.send(lines, first, play, everyone(first))
-    play_id = replies[-1]["id"]
+    await ex.send(lines, first, play, everyone(first))
 
     lines = ex.step(
         f"{first.name} sends the same message again",
         "As a client would after losing the connection before the `ack`: same id, so the server answers with "
         "the same `seq` and changes nothing — no state follows.",
     )
-    await ex.send(lines, first, play, {first: ["ack"]}, message_id=play_id)
+    await ex.send(lines, first, play, {first: ["ack"]})
 
     lines = ex.step(
         f"{second.name} plays two cards",
@@ -599,23 +594,26 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
     await ex.send(
         lines,
         second,
-        {"type": "act", "action": {"type": "play", "cards": second.room["game"]["hand"][:2]}},
+        protocol.Act(id=second.next_id(), action={"type": "play", "cards": second.room["game"]["hand"][:2]}),
         everyone(second),
     )
 
     lines = ex.step("A word at the table", "Chat is not part of the state: each connection gets a `chat`.")
-    await ex.send(lines, first, {"type": "say", "text": "So many doors…"}, everyone(first, each="chat"))
+    say = protocol.Say(id=first.next_id(), text="So many doors…")
+    await ex.send(lines, first, say, everyone(first, each="chat"))
 
     own = [entry["slot"] for entry in first.room["game"]["table"] if entry["yours"]]
     lines = ex.step(
         f"{first.name} votes for their own card, and is refused",
         "An `error` names the message's id; nothing changed, so no state follows.",
     )
-    await ex.send(lines, first, {"type": "act", "action": {"type": "vote", "slots": own[:1]}}, {first: ["error"]})
+    vote = protocol.Act(id=first.next_id(), action={"type": "vote", "slots": own[:1]})
+    await ex.send(lines, first, vote, {first: ["error"]})
 
     others = [entry["slot"] for entry in first.room["game"]["table"] if not entry["yours"]]
     lines = ex.step(f"{first.name} votes", "Again the others learn only who has voted.")
-    await ex.send(lines, first, {"type": "act", "action": {"type": "vote", "slots": others[:1]}}, everyone(first))
+    vote = protocol.Act(id=first.next_id(), action={"type": "vote", "slots": others[:1]})
+    await ex.send(lines, first, vote, everyone(first))
 
     others = [entry["slot"] for entry in second.room["game"]["table"] if not entry["yours"]]
     lines = ex.step(
@@ -623,13 +621,14 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         "The last vote ends the round: `last_round` shows every card's owner, every vote and the points; "
         "the scores move, hands are refilled, and round 2 begins with the next storyteller.",
     )
-    await ex.send(lines, second, {"type": "act", "action": {"type": "vote", "slots": others[-1:]}}, everyone(second))
+    vote = protocol.Act(id=second.next_id(), action={"type": "vote", "slots": others[-1:]})
+    await ex.send(lines, second, vote, everyone(second))
 
     for player in people:  # nothing else is on its way: the next frame on every connection is a pong
-        assert player.socket is not None
-        await player.socket.send(json.dumps({"type": "ping", "id": "sync"}))
+        assert player.client is not None
+        await player.client.send(protocol.Ping(id="sync"))
         await asyncio.wait_for(ex.arrival(player, 1), timeout=10)
-        if json.loads(player.frames[player.shown])["type"] != "pong" or len(player.frames) != player.shown + 1:
+        if player.received[player.shown].type != "pong" or len(player.received) != player.shown + 1:
             raise RuntimeError(f"{player.name} received frames no step expected")
 
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -22,11 +22,13 @@ from typing import Any
 
 import httpx
 import uvicorn
-import websockets
 from websockets.asyncio.client import ClientConnection
 
+import fabula.client
+from fabula.client import REPLY_TYPES, Received
 from fabula.server.app import create_app
 from fabula.server.config import Config
+from fabula.server.protocol import Language
 
 
 class LiveServer:
@@ -87,100 +89,79 @@ def live_server(data: Path, **settings: Any) -> Iterator[LiveServer]:
 
 
 class Client:
-    """One WebSocket connection: sends messages with fresh ids, keeps every message received."""
+    """One WebSocket connection that sends messages with fresh ids and keeps every message received,
+    as JSON objects: `fabula.client.Client` with the tests' dictionaries (messages are sent as
+    written, so a test may send what the typed messages would not allow)."""
 
-    def __init__(self, server_url: str, code: str, token: str | None, language: str | None = None) -> None:
+    def __init__(self, server_url: str, code: str, token: str | None, language: Language | None = None) -> None:
         self.server_url, self.code, self.token = server_url, code, token
         #: the language said in hello, as the web client says its own (None: not said)
         self.language = language
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
-        self.room: dict[str, Any] | None = None
-        self.socket: ClientConnection | None = None
         # ids unique across Client objects: a reconnecting client must not reuse an earlier one's
         prefix = secrets.token_hex(3)
-        self._ids = (f"{prefix}-m{n}" for n in itertools.count())
-        self._reader: asyncio.Task[None] | None = None
-        self._changed = asyncio.Event()
+        ids = (f"{prefix}-m{n}" for n in itertools.count())
+        self.connection = fabula.client.Client(
+            server_url, code, token, language=language, ids=ids, on_message=self._keep
+        )
+
+    def _keep(self, received: Received) -> None:
+        self.raw.append(received.text)
+        self.received.append(received.data)
+
+    @property
+    def room(self) -> dict[str, Any] | None:
+        return self.connection.room
+
+    @property
+    def socket(self) -> ClientConnection | None:
+        return self.connection.socket
+
+    @property
+    def _ids(self) -> Iterator[str]:
+        return self.connection.ids
+
+    @_ids.setter
+    def _ids(self, ids: Iterator[str]) -> None:
+        self.connection.ids = ids
 
     async def connect_only(self, **headers: str) -> None:
         """Open the connection without saying hello."""
-        ws_url = self.server_url.replace("http", "ws", 1) + f"/ws/{self.code}"
-        self.socket = await websockets.connect(ws_url, additional_headers=headers or None, max_size=1 << 22)
-        self._reader = asyncio.create_task(self._read())
+        self.connection.headers = headers
+        await self.connection.open()
 
     async def connect(self, **headers: str) -> dict[str, Any]:
         """Open the connection and say hello; the welcome (after which the first state has come
         in too) or the error."""
-        await self.connect_only(**headers)
-        start = len(self.received)
-        hello: dict[str, Any] = {"type": "hello", "token": self.token}
-        if self.language is not None:
-            hello["language"] = self.language
-        reply = await self.request(hello, reply_types=("welcome", "error"))
-        if reply["type"] == "welcome":
-            await self.wait_for(lambda m: m["type"] == "state", start=start)
-        return reply
-
-    async def _read(self) -> None:
-        assert self.socket is not None
-        try:
-            async for raw in self.socket:
-                text = raw if isinstance(raw, str) else raw.decode()
-                self.raw.append(text)
-                message = json.loads(text)
-                self.received.append(message)
-                if message["type"] == "state":
-                    self.room = message["room"]
-                self._changed.set()
-        except websockets.ConnectionClosed:
-            pass
-        self._changed.set()
+        self.connection.headers = headers
+        await self.connection.connect()
+        assert self.connection.greeting is not None
+        return self.connection.greeting.data
 
     async def send_raw(self, data: str | bytes) -> None:
-        assert self.socket is not None
-        await self.socket.send(data)
+        await self.connection.send_raw(data)
 
     async def request(
         self,
         message: dict[str, Any],
-        reply_types: tuple[str, ...] = ("ack", "error", "legal", "pong"),
+        reply_types: tuple[str, ...] = REPLY_TYPES,
         timeout: float = 10,
     ) -> dict[str, Any]:
         """Send ``message`` (given an id unless it has one) and wait for the reply naming that id."""
-        message = {"id": next(self._ids), **message}
-        start = len(self.received)
-        await self.send_raw(json.dumps(message))
-        return await self.wait_for(
-            lambda m: m["type"] in reply_types and m.get("id") == message["id"], start=start, timeout=timeout
-        )
+        message = {"id": self.connection.next_id(), **message}
+        reply = await self.connection.request_raw(json.dumps(message), message["id"], reply_types, timeout)
+        return reply.data
 
-    async def wait_for(self, test: Any, start: int = 0, timeout: float = 10) -> dict[str, Any]:
-        async def found() -> dict[str, Any]:
-            seen = start
-            while True:
-                for message in self.received[seen:]:
-                    if test(message):
-                        return message
-                seen = len(self.received)
-                if self.socket is not None and self._reader is not None and self._reader.done():
-                    raise ConnectionError("the connection closed")
-                self._changed.clear()
-                await self._changed.wait()
+    async def wait_for(self, test: Callable[..., bool], start: int = 0, timeout: float = 10) -> dict[str, Any]:
+        return (await self.connection.wait_for(lambda r: test(r.data), start, timeout)).data
 
-        return await asyncio.wait_for(found(), timeout)
-
-    async def wait_state(self, test: Any, timeout: float = 10) -> dict[str, Any]:
+    async def wait_state(self, test: Callable[..., bool], timeout: float = 10) -> dict[str, Any]:
         """The first state, from now or already received, for which ``test(room)`` holds."""
-        found = await self.wait_for(lambda m: m["type"] == "state" and test(m["room"]), timeout=timeout)
-        room: dict[str, Any] = found["room"]
-        return room
+        return await self.connection.wait_state(test, timeout=timeout)
 
     async def close(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-        if self._reader is not None:
-            await self._reader
+        await self.connection.close()
 
 
 async def create_room(server_url: str, name: str = "Host", colour: str = "red", **settings: Any) -> dict[str, Any]:

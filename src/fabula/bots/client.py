@@ -1,25 +1,27 @@
 """`fabula bot`: a bot that takes a seat over the network, through the same protocol as a browser.
 
-It joins by HTTP (or takes a seat back with a token), then over the WebSocket: on every state
-where its seat is awaited it asks for its legal moves, lets a `Bot` choose, and sends the move.
-A dropped connection is reopened with the same token; the bot stops when the game is over.
+It joins by HTTP (or takes a seat back with a token), then over the WebSocket (`fabula.client`):
+whenever its seat is awaited it asks for its legal moves, lets a `Bot` choose, and sends the move.
+A dropped connection is reopened with the same token, and a move still unanswered is sent again
+with its id; the bot stops when the game is over.
+
+>>> async def one_game(server: str, code: str) -> None:
+...     result = await play(server, code, level="random", seed=1)
+...     print(result["scores"], result["outcome"])
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import random
-import secrets
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-import websockets
 
 from fabula.cards.model import Card
+from fabula.client import Client, ConnectionLost, HttpError, Refused, join_room, room_summary
 from fabula.rules import action_from_json
+from fabula.server.protocol import Act, Legal, LegalMoves
 
 from .base import Bot, make_bot
 
@@ -28,30 +30,17 @@ class BotClientError(Exception):
     """The server refused the bot (no such room, no free seat, …)."""
 
 
-def websocket_url(server: str, code: str) -> str:
-    parts = urlsplit(server)
-    scheme = "wss" if parts.scheme == "https" else "ws"
-    return urlunsplit((scheme, parts.netloc, f"{parts.path.rstrip('/')}/ws/{code}", "", ""))
-
-
 async def join(server: str, code: str, name: str | None, colour: str | None) -> dict[str, Any]:
     """Take a free seat in room ``code``: ``{"code", "member", "token"}``."""
-    async with httpx.AsyncClient(base_url=server.rstrip("/"), timeout=10) as http:
-        summary = await http.get(f"/api/rooms/{code}")
-        if summary.status_code != 200:
-            raise BotClientError(_error_text(summary))
-        free = summary.json()["free_colours"]
+    try:
+        free = (await room_summary(server, code))["free_colours"]
         if colour is None:
             if not free:
                 raise BotClientError("every rabbit in the room is taken")
             colour = free[0]
-        joined = await http.post(
-            f"/api/rooms/{code}/join", json={"name": name or f"Bot {colour.title()}", "colour": colour}
-        )
-        if joined.status_code != 201:
-            raise BotClientError(_error_text(joined))
-        seat: dict[str, Any] = joined.json()
-        return seat
+        return await join_room(server, code, name or f"Bot {colour.title()}", colour)
+    except HttpError as error:
+        raise BotClientError(str(error)) from None
 
 
 async def room_cards(server: str, code: str) -> dict[str, Card]:
@@ -59,21 +48,13 @@ async def room_cards(server: str, code: str) -> dict[str, Card]:
     async with httpx.AsyncClient(base_url=server.rstrip("/"), timeout=10) as http:
         response = await http.get(f"/api/rooms/{code}/cards")
         if response.status_code != 200:
-            raise BotClientError(_error_text(response))
+            raise BotClientError(str(HttpError.of(response)))
         return {
             item["id"]: Card(
                 item["id"], item.get("title", ""), item.get("description", ""), tuple(item.get("tags", ()))
             )
             for item in response.json()["cards"]
         }
-
-
-def _error_text(response: httpx.Response) -> str:
-    try:
-        error = response.json()["error"]
-        return f"{error['code']}: {error['message']}"
-    except (ValueError, KeyError, TypeError):
-        return f"HTTP {response.status_code}"
 
 
 async def play(
@@ -90,76 +71,54 @@ async def play(
     reconnects: int = 20,
 ) -> dict[str, Any]:
     """Play in room ``code`` until its game is over, as ``bot`` or else a bot of ``level`` giving
-    its clues in ``language``; the final scores and outcome."""
+    its clues in ``language``; the final scores and outcome. ``reconnects``: connections in a row
+    that may fail before the bot gives up."""
     code = code.upper()
     if token is None:
         token = (await join(server, code, name, colour))["token"]
     if bot is None:
         cards = await room_cards(server, code) if level != "random" else {}
         bot = make_bot(level, random.Random(seed), cards=cards, language=language)
-    player = bot
-    # ids unique to this run: a bot started again with the same token must not reuse one (the
-    # server would take it for a resend and not make the move)
-    prefix = secrets.token_hex(4)
-    ids = (f"{prefix}-{n}" for n in itertools.count())
-    failures = 0  # connections in a row that never got a welcome
-    while failures <= reconnects:
-        welcomed: list[bool] = []
-        try:
-            async with websockets.connect(websocket_url(server, code), max_size=1 << 22) as socket:
-                result = await _play_connected(socket, token, player, ids, welcomed)
-                if result is not None:
-                    return result
-        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
-            pass  # the server went away (a restart, a crash, the network): try again
-        failures = 0 if welcomed else failures + 1
-        await asyncio.sleep(min(5.0, 0.2 * 2**failures))
-    raise BotClientError(f"lost the connection to {server} and could not get it back")
+    try:
+        async with Client(server, code, token, reconnects=reconnects) as client:
+            return await _play_connected(client, bot)
+    except Refused as error:
+        raise BotClientError(str(error)) from None
+    except ConnectionLost:
+        raise BotClientError(f"lost the connection to {server} and could not get it back") from None
 
 
-async def _play_connected(
-    socket: Any, token: str, player: Bot, ids: Any, welcomed: list[bool]
-) -> dict[str, Any] | None:
-    await socket.send(json.dumps({"type": "hello", "id": next(ids), "token": token}))
-    room: dict[str, Any] | None = None
-    asking = False  # a 'legal' request or a move is on its way: don't send another
+def _over(room: dict[str, Any]) -> bool:
+    return room["status"] == "over" and room["game"] is not None
 
-    async def ask_if_awaited() -> None:
-        nonlocal asking
-        if asking or room is None or room["game"] is None:
-            return
-        game, seat = room["game"], room["you"]["seat"]
-        if seat is not None and seat in game["awaiting"] and game["phase"] != "over":
-            asking = True
-            await socket.send(json.dumps({"type": "legal", "id": next(ids)}))
 
-    async for raw in socket:
-        message = json.loads(raw)
-        kind = message["type"]
-        if kind == "error" and message["code"] in ("bad_token", "no_room"):
-            raise BotClientError(f"{message['code']}: {message['message']}")
-        if kind == "welcome":
-            welcomed.append(True)
-        if kind == "state":
-            room = message["room"]
-            if room["status"] == "over" and room["game"] is not None:
-                game = room["game"]
-                return {
-                    "room": room["code"],
-                    "seat": room["you"]["seat"],
-                    "scores": game["scores"],
-                    "outcome": game["outcome"],
-                }
-            await ask_if_awaited()
-        elif kind == "legal":
-            if not message["actions"] or room is None:
-                asking = False
+def _awaited(room: dict[str, Any]) -> bool:
+    game, you = room["game"], room["you"]
+    if game is None or you is None or you["seat"] is None:
+        return False
+    return you["seat"] in game["awaiting"] and game["phase"] != "over"
+
+
+async def _play_connected(client: Client, player: Bot) -> dict[str, Any]:
+    while True:
+        looked = client.count
+        room = client.room
+        if room is not None and _over(room):
+            return {
+                "room": room["code"],
+                "seat": room["you"]["seat"] if room["you"] is not None else None,
+                "scores": room["game"]["scores"],
+                "outcome": room["game"]["outcome"],
+            }
+        if room is not None and _awaited(room):
+            legal = await client.request(Legal(id=client.next_id()), timeout=None)
+            if not isinstance(legal, LegalMoves):
+                continue  # refused (a race, a rate limit): look at the newest state again
+            if legal.actions and client.room is not None:
+                choices = [action_from_json(action) for action in legal.actions]
+                # A reading bot may think for a while the first time it sees a deck: not on the loop.
+                action = await asyncio.to_thread(player.choose, client.room["game"], choices)
+                await client.request(Act(id=client.next_id(), action=action.to_json()), timeout=None)
                 continue
-            legal = [action_from_json(action) for action in message["actions"]]
-            # A reading bot may think for a while the first time it sees a deck: not on the loop.
-            action = await asyncio.to_thread(player.choose, room["game"], legal)
-            await socket.send(json.dumps({"type": "act", "id": next(ids), "action": action.to_json()}))
-        elif kind in ("ack", "error"):
-            asking = False
-            await ask_if_awaited()
-    return None
+            looked = client.count  # no moves for this state: wait for the next one
+        await client.wait_for(lambda received: received.type == "state", looked, timeout=None)
