@@ -47,7 +47,7 @@ from fabula.server import protocol
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
-from fabula.server.entries import RoomSettings
+from fabula.server.entries import TIMER_RANGE, RoomSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
@@ -872,7 +872,7 @@ whether it is current.
 
 def overview() -> str:
     config = Config()
-    low, high = room_module.TIMER_RANGE
+    low, high = TIMER_RANGE
     closes = close_codes()
     limits = table(
         ["limit", "default", "when exceeded"],

@@ -26,6 +26,7 @@ from fabula.rules.events import RoundScored
 from fabula.text import TextRefused, line_text
 
 from .entries import (
+    TIMER_RANGE,
     Acted,
     AnyEntry,
     Created,
@@ -58,7 +59,6 @@ COLOURS = (
 NAME_MAX = 24
 CHAT_MAX = 300
 CHAT_KEPT = 100
-TIMER_RANGE = (10, 3600)
 #: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
 REVEAL_SECONDS = 15
 
