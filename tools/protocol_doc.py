@@ -47,7 +47,7 @@ from fabula.server import protocol, room_settings
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
-from fabula.server.entries import RoomSettings
+from fabula.server.entries import TIMER_RANGE, RoomSettings
 from fabula.server.protocol import Hello
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -655,6 +655,14 @@ def scan_errors() -> tuple[list[Raised], list[str]]:
                 for keyword in node.keywords:
                     if keyword.arg and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
                         keyword_values.setdefault((node.func.id, keyword.arg), set()).add(keyword.value.value)
+    # the policies of fabula.text each function calls: a refusal it passes on (f"clue_{refused.reason}")
+    # is one code per reason the policy can give, with the policy's message
+    refusals = text_refusals()
+    policies: dict[str, set[str]] = {}
+    for name, tree in trees.items():
+        for call, scope in calls_with_scope(tree):
+            if isinstance(call.func, ast.Name) and call.func.id in refusals:
+                policies.setdefault(f"{name}:{scope}" if scope else name, set()).add(call.func.id)
     found: list[Raised] = []
     skipped: set[str] = set()
     for name, tree in trees.items():
@@ -669,10 +677,54 @@ def scan_errors() -> tuple[list[Raised], list[str]]:
             if name in NOT_SENT or where in NOT_SENT:
                 skipped.add(name if name in NOT_SENT else where)
                 continue
+            raised_as = "HTTP" if kind in HTTP_RAISERS else kind
+            code_node = call.args[index]
+            reason = reason_hole(code_node)
+            if reason is not None:
+                assert isinstance(code_node, ast.JoinedStr)
+                passed_on = [refusal for policy in sorted(policies.get(where, ())) for refusal in refusals[policy]]
+                if not passed_on:
+                    raise RuntimeError(f"{where}: {ast.unparse(code_node)} calls no policy of fabula.text")
+                for given, message_node in passed_on:
+                    values = [ast.Constant(given) if part is reason else part for part in code_node.values]
+                    for code in codes_of(ast.JoinedStr(values=values), scope, keyword_values, where):
+                        found.append(Raised(code, raised_as, where, describe(message_node)))
+                continue
             message = describe(call.args[index + 1]) if len(call.args) > index + 1 else ""
-            for code in codes_of(call.args[index], scope, keyword_values, where):
-                found.append(Raised(code, "HTTP" if kind in HTTP_RAISERS else kind, where, message))
+            for code in codes_of(code_node, scope, keyword_values, where):
+                found.append(Raised(code, raised_as, where, message))
     return found, sorted(skipped)
+
+
+def text_refusals() -> dict[str, list[tuple[str, ast.expr]]]:
+    """What each policy of `fabula.text` refuses: function name → (reason, message) of each
+    ``TextRefused(reason, message, length)`` it raises."""
+    tree = ast.parse((SOURCE / "text.py").read_text(encoding="utf-8"))
+    found: dict[str, list[tuple[str, ast.expr]]] = {}
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "TextRefused":
+                reason = node.args[0]
+                if not (isinstance(reason, ast.Constant) and isinstance(reason.value, str)):
+                    raise RuntimeError(f"text.py:{function.name}: a reason the scan cannot read: {ast.unparse(reason)}")
+                found.setdefault(function.name, []).append((reason.value, node.args[1]))
+    return found
+
+
+def reason_hole(node: ast.expr) -> ast.FormattedValue | None:
+    """The ``{refused.reason}`` part of an f-string code that passes on a `fabula.text` refusal."""
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    for part in node.values:
+        if (
+            isinstance(part, ast.FormattedValue)
+            and isinstance(part.value, ast.Attribute)
+            and part.value.attr == "reason"
+        ):
+            return part
+    return None
 
 
 def calls_with_scope(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
@@ -700,6 +752,8 @@ def codes_of(node: ast.expr, scope: str, keyword_values: dict[tuple[str, str], s
         return []
     if isinstance(node, ast.JoinedStr):
         holes = [part for part in node.values if isinstance(part, ast.FormattedValue)]
+        if not holes:
+            return ["".join(describe(part) for part in node.values)]
         if len(holes) == 1 and isinstance(holes[0].value, ast.Name):
             values = keyword_values.get((scope.rsplit(".", 1)[-1], holes[0].value.id), set())
             if values:
@@ -818,7 +872,7 @@ whether it is current.
 
 def overview() -> str:
     config = Config()
-    low, high = room_settings.TIMER_RANGE
+    low, high = TIMER_RANGE
     closes = close_codes()
     limits = table(
         ["limit", "default", "when exceeded"],

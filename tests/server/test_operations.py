@@ -5,18 +5,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
 from PIL import Image
 
+from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cli import build_parser
+from fabula.rules import MODES
 from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
-from fabula.server.entries import Acted, decode
+from fabula.server.entries import Acted, RoomSettings, decode
+from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import CODE_ALPHABET
 
 from .harness import Client, LiveServer, create_room, live_server
@@ -83,6 +89,36 @@ async def test_card_pictures_are_served_with_validators(server: LiveServer) -> N
     assert again.status_code == 304
     assert unknown.status_code == 404
     assert bad_width.status_code == 404
+
+
+@pytest.mark.anyio
+async def test_the_client_page_carries_what_api_modes_answers(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        modes = (await http.get("/api/modes")).json()
+        pages = [(await http.get(path)).text for path in ("/", "/room/ABCDE", "/rules")]
+    assert [mode["name"] for mode in modes["modes"]] == list(MODES)
+    assert modes["colours"] == list(COLOURS)
+    assert modes["bot_levels"] == ["easy", "normal", "hard", "random"], "the lobby's order: the blind one last"
+    assert sorted(modes["bot_levels"]) == sorted(BOT_LEVELS)
+    assert modes["languages"] == [
+        {"code": "en", "name": "English"},
+        {"code": "zh-Hant", "name": "繁體中文"},
+        {"code": "zh-Hans", "name": "简体中文"},
+    ]
+    assert tuple(language["code"] for language in modes["languages"]) == BOT_LANGUAGES
+    low, high = modes["timer_seconds"]
+    for seconds, accepted in ((low - 1, False), (low, True), (high, True), (high + 1, False)):
+        body = json.dumps({"clue_seconds": seconds}).encode()
+        try:
+            msgspec.json.decode(body, type=RoomSettings)
+        except msgspec.ValidationError:
+            assert not accepted, seconds
+        else:
+            assert accepted, seconds
+    for page in pages:
+        carried = re.search(r'<script type="application/json" id="choices">(.*?)</script>', page, flags=re.DOTALL)
+        assert carried, page
+        assert json.loads(carried[1]) == modes
 
 
 @pytest.mark.anyio

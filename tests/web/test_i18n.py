@@ -18,6 +18,7 @@ import pytest
 
 import fabula.web
 from fabula.rules import MODES
+from fabula.server.app import room_choices
 
 STATIC = Path(fabula.web.__file__).resolve().parent / "static"
 I18N = STATIC / "i18n"
@@ -170,10 +171,12 @@ def timer_phases() -> list[str]:
 
 
 def bot_levels() -> list[str]:
-    """The levels the lobby offers, as the client lists them; they must be the server's."""
+    """The levels the lobby offers: those the server sends the client (in /api/modes' answer,
+    which the page carries); they must be every level a bot can have."""
     from fabula.bots.base import BOT_LEVELS
 
-    levels = _js_string_array(r"const BOT_LEVELS = \[([^\]]*)\]", scripts()["screens/room.js"])
+    assert re.search(r"\bBOT_LEVELS = CHOICES\.bot_levels;", scripts()["screens/room.js"]), "the lobby's own list?"
+    levels: list[str] = room_choices()["bot_levels"]
     assert sorted(levels) == sorted(BOT_LEVELS), levels
     return levels
 
@@ -214,7 +217,8 @@ def _missing(keys: Iterable[str], language: str) -> list[str]:
 
 
 def test_every_language_of_the_menu_has_a_file() -> None:
-    menu = re.findall(r"""code:\s*"([^"]+)\"""", scripts()["i18n.js"])
+    assert re.search(r"\bLANGUAGES = CHOICES\.languages;", scripts()["i18n.js"]), "the menu's own list?"
+    menu = [language["code"] for language in room_choices()["languages"]]
     files = sorted(path.stem for path in I18N.glob("*.json"))
     assert sorted(menu) == sorted(LANGUAGES) == files
 

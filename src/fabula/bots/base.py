@@ -56,8 +56,11 @@ class RandomBot:
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 
 
+#: The languages of the web client, each with its name in itself (what its language menu shows;
+#: `/api/modes` serves them).
+LANGUAGE_NAMES = {"en": "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文"}
 #: The languages a reading bot gives its clues in (those of the web client).
-BOT_LANGUAGES = ("en", "zh-Hant", "zh-Hans")
+BOT_LANGUAGES = tuple(LANGUAGE_NAMES)
 
 
 def make_bot(

@@ -15,11 +15,12 @@ actions give the same game, which is how a server stores a room (`Game.replay`).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from itertools import combinations
 from typing import Any
+
+from fabula.text import TextRefused, clue_text
 
 from .actions import Action, BlindClue, PlaceRed, Play, Propose, Tell, Vote, action_from_json
 from .errors import IllegalAction, InvalidSetup, quoted
@@ -60,37 +61,19 @@ def numbered_deck(size: int = 84) -> tuple[str, ...]:
 
 
 _DEFAULT_DECK = numbered_deck()
-#: C0 and C1 control characters (line breaks, tabs, escapes…)
-# Zero-width (non-)joiners are part of emoji and of some scripts; every other invisible format
-# character (bidi overrides, zero-width space, byte-order mark) could make a clue read differently
-# for different players.
-_JOINERS = frozenset("\u200c\u200d")
-
-
-def _unprintable(text: str) -> bool:
-    """True if ``text`` holds a control character, a lone surrogate, a line or paragraph
-    separator, or an invisible format character other than the joiners."""
-    for ch in text:
-        kind = unicodedata.category(ch)
-        if kind in ("Cc", "Cs", "Zl", "Zp") or (kind == "Cf" and ch not in _JOINERS):
-            return True
-    return False
 
 
 def clean_clue(clue: object) -> str:
-    """The clue as it will be shown (trimmed), or `IllegalAction` saying what is wrong with it."""
+    """The clue as it will be shown (trimmed), or `IllegalAction` saying what is wrong with it
+    (the policy is `fabula.text.clue_text`)."""
     if clue is None:
         raise IllegalAction("clue_required", "Give a clue with the card.")
     if not isinstance(clue, str):
         raise IllegalAction("malformed", f"A clue is text; got {quoted(clue)}.")
-    text = clue.strip()
-    if not text:
-        raise IllegalAction("clue_empty", "The clue is empty.")
-    if len(text) > CLUE_MAX:
-        raise IllegalAction("clue_too_long", f"A clue has at most {CLUE_MAX} characters; this one has {len(text)}.")
-    if _unprintable(text):
-        raise IllegalAction("clue_invalid", "A clue is one line of text without control characters.")
-    return text
+    try:
+        return clue_text(clue, limit=CLUE_MAX)
+    except TextRefused as refused:
+        raise IllegalAction(f"clue_{refused.reason}", refused.message) from None
 
 
 class Game:

@@ -39,6 +39,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from fabula.bots.base import BOT_LEVELS, LANGUAGE_NAMES
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.original import original_deck
@@ -47,6 +48,7 @@ from fabula.rules import MODES, RulesError
 from .backends import describe, open_backends
 from .config import Config
 from .connections import Connection, TokenBucket
+from .entries import TIMER_RANGE
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
@@ -87,6 +89,36 @@ def error_response(
 ) -> JSONResponse:
     """The usual error body, ``{"error": {"code", "message", …more}}``."""
     return AsciiJSONResponse({"error": {"code": code, "message": message, **more}}, status_code=status, headers=headers)
+
+
+def room_choices() -> dict[str, Any]:
+    """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers."""
+    return {
+        "modes": [
+            {"name": mode.name, "summary": mode.summary, "seats": list(seat_range(mode.name))}
+            for mode in MODES.values()
+        ],
+        "colours": list(COLOURS),
+        # the lobby's order: the levels that read the clue, weakest first, then the one that plays blind
+        "bot_levels": sorted(BOT_LEVELS, key=lambda level: level == "random"),
+        "languages": [{"code": code, "name": name} for code, name in LANGUAGE_NAMES.items()],
+        "timer_seconds": list(TIMER_RANGE),
+    }
+
+
+#: Where the client's page carries `room_choices`.
+CHOICES_SLOT = '<script type="application/json" id="choices"></script>'
+
+
+def client_page() -> str:
+    """index.html with what ``/api/modes`` answers written into it: the client reads its lists
+    from there, so its first paint (the language menu in the header, too) waits for no request."""
+    page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
+    if page.count(CHOICES_SLOT) != 1:
+        raise RuntimeError(f"fabula/web/index.html must hold {CHOICES_SLOT} once")
+    # "<" escaped: nothing in the JSON can end the script element early
+    choices = json.dumps(room_choices(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return page.replace(CHOICES_SLOT, CHOICES_SLOT.replace("><", f">{choices}<"))
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -213,15 +245,7 @@ def create_app(
             return refused(error)
 
     async def modes(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "modes": [
-                    {"name": mode.name, "summary": mode.summary, "seats": list(seat_range(mode.name))}
-                    for mode in MODES.values()
-                ],
-                "colours": list(COLOURS),
-            }
-        )
+        return JSONResponse(room_choices())
 
     async def decks(request: Request) -> Response:
         return JSONResponse(
@@ -264,7 +288,7 @@ def create_app(
             metrics.bus_connected.set(1 if service.backends.bus_connected else 0)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
-    page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
+    page = client_page()
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})

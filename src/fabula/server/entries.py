@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 #: Phase timers: from ten seconds to an hour.
-Seconds = Annotated[int, msgspec.Meta(ge=10, le=3600)]
+TIMER_RANGE = (10, 3600)
+Seconds = Annotated[int, msgspec.Meta(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])]
 
 
 class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):

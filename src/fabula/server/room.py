@@ -16,7 +16,6 @@ the engine read it).
 
 from __future__ import annotations
 
-import unicodedata
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.errors import quoted
 from fabula.rules.events import RoundScored
+from fabula.text import TextRefused, line_text
 
 from . import snapshots
 from .entries import (
@@ -53,31 +53,21 @@ CHAT_KEPT = 100
 REVEAL_SECONDS = 15
 
 Status = Literal["lobby", "playing", "over"]
-_JOINERS = frozenset("\u200c\u200d")
 
 
 def clean_text(text: object, *, limit: int, what: str) -> str:
-    """``text`` as one line of plain text: control and format characters removed, whitespace
-    collapsed; `RoomError` if it is not text, empty or longer than ``limit``.
+    """``text`` as one line of plain text (`fabula.text.line_text`): control and format characters
+    removed, whitespace collapsed; `RoomError` if it is not text, empty or longer than ``limit``.
 
     >>> clean_text("  Mara\\u202e \\t B ", limit=24, what="name")
     'Mara B'
     """
     if not isinstance(text, str):
         raise RoomError("malformed", f"The {what} must be text.")
-    # Cc: control characters; Cf: invisible format characters (bidi overrides, zero-width space)
-    # except the joiners that emoji and some scripts need; Cs: lone surrogates (unencodable)
-    kept = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if ch in _JOINERS or unicodedata.category(ch) not in {"Cc", "Cf", "Cs"}
-    )
-    cleaned = " ".join(kept.split())
-    if not cleaned:
-        raise RoomError(f"{what}_empty", f"The {what} is empty.")
-    if len(cleaned) > limit:
-        raise RoomError(f"{what}_too_long", f"A {what} has at most {limit} characters; this one has {len(cleaned)}.")
-    return cleaned
+    try:
+        return line_text(text, limit=limit, what=what)
+    except TextRefused as refused:
+        raise RoomError(f"{what}_{refused.reason}", refused.message) from None
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ from fabula.cards.library import NAME_PATTERN
 from fabula.rules import MODES, Options
 from fabula.rules.errors import quoted
 
-from .entries import RoomSettings
+from .entries import TIMER_RANGE, RoomSettings
 from .errors import RoomError
 
 #: The twelve rabbits, in the order of the box.
@@ -27,7 +27,6 @@ COLOURS = (
 )
 NAME_MAX = 24
 CHAT_MAX = 300
-TIMER_RANGE = (10, 3600)
 
 
 def seat_range(mode: str) -> tuple[int, int]:

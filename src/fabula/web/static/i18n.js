@@ -1,11 +1,10 @@
 // Every visible string goes through t(key): English, 繁體中文 (Taiwan edition's words) and
 // 简体中文. The language comes from the browser unless the player picked one.
 
-export const LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "zh-Hant", name: "繁體中文" },
-  { code: "zh-Hans", name: "简体中文" },
-];
+import { CHOICES } from "./choices.js";
+
+// [{code: "en", name: "English"}, …]: each language named in itself
+export const LANGUAGES = CHOICES.languages;
 const CHOSEN = "fabula.language";
 let strings = {};
 let fallback = {};

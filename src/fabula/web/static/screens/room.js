@@ -2,6 +2,7 @@
 // Each new state from the server redraws the screen; what the player is choosing (cards, slots,
 // the clue being typed) lives here between states. The reveal is drawn once, in the layer above
 // the screen, so that a redraw (any bot's move) never moves the reader's place in it.
+import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { language, listText, t } from "../i18n.js";
 import { api, saveSeat, savedSeat, Table } from "../net.js";
@@ -26,8 +27,8 @@ import {
 } from "./parts.js";
 import { buildReveal } from "./reveal.js";
 
-/** What a host can pick when adding a bot, the default first after the gentlest. */
-const BOT_LEVELS = ["easy", "normal", "hard", "random"];
+/** What a host can pick when adding a bot, in the server's order for the menu. */
+const BOT_LEVELS = CHOICES.bot_levels;
 const SEAT_RANGES = { odyssey: [3, 12], party: [6, 12], teams: [6, 12], classic: [3, 6] };
 
 function samePlay(a, b) {

@@ -1,5 +1,6 @@
 // Home (create a room, join one by code, get back to your rooms, open a board) and the join
 // screen (name and rabbit; during a game, the seat of a bot to take over).
+import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
@@ -9,6 +10,7 @@ import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 const MODES = ["odyssey", "party", "teams", "classic"];
 const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
 const NAME_MAX = 24;
+const [TIMER_MIN, TIMER_MAX] = CHOICES.timer_seconds;
 const statusText = (status) => ({ lobby: t("home.status_lobby"), playing: t("home.status_playing"), over: t("home.status_over") })[status];
 const seatsOf = (mode) => SEATS[mode] ?? [6, 8, 10, 12].join(t("app.list_separator"));
 
@@ -218,7 +220,7 @@ export function homeScreen(ctx) {
         {},
         h("span.label", {}, t("start.timers")),
         ["clue", "play", "vote"].map((phase) =>
-          field(t(`start.timer.${phase}`), numberInput(`timer-${phase}`, form[`${phase}Seconds`], 10, 3600, t("start.no_timer"))),
+          field(t(`start.timer.${phase}`), numberInput(`timer-${phase}`, form[`${phase}Seconds`], TIMER_MIN, TIMER_MAX, t("start.no_timer"))),
         ),
       ),
       h(

@@ -1,0 +1,79 @@
+"""The descriptions of an imported deck's cards, from a CSV or a JSON file, by picture base name."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from fabula.cards.intake import ImportFailed, ImportLimits, base_name, shown
+from fabula.text import TextRefused, caption_text
+
+
+def read_captions(path: Path, limits: ImportLimits) -> dict[str, str]:
+    """Descriptions by picture base name, in the file's order, from a CSV (``file,description``,
+    with or without that header) or a JSON object (``{"file": "description"}``)."""
+    where = shown(str(path))
+    try:
+        size = path.stat().st_size
+        if size > limits.max_bytes:
+            raise ImportFailed(f"The captions file {where} is {size:,} bytes; the limit is {limits.max_bytes:,}.")
+        text = path.read_bytes().decode("utf-8-sig")  # -sig: a spreadsheet's CSV often starts with a BOM
+    except OSError as error:
+        raise ImportFailed(f"Cannot read the captions file {where}: {error.strerror}.") from error
+    except UnicodeDecodeError as error:
+        raise ImportFailed(f"The captions file {where} is not UTF-8 text.") from error
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        pairs = _json_captions(text, where)
+    elif suffix == ".csv":
+        pairs = _csv_captions(text, where)
+    else:
+        raise ImportFailed(f"The captions file {where} must be a .csv or a .json file.")
+    captions: dict[str, str] = {}
+    for place, file, description in pairs:
+        key = base_name(file.strip())
+        if not key:
+            raise ImportFailed(f"{place}: no file name.")
+        if key in captions:
+            raise ImportFailed(f"{place}: {shown(key)} has a caption already.")
+        try:
+            captions[key] = caption_text(description, limit=limits.max_caption_chars)
+        except TextRefused as refused:
+            raise ImportFailed(
+                f"{place}: the description of {shown(key)} is {refused.length:,} characters; "
+                f"the limit is {limits.max_caption_chars:,}."
+            ) from None
+    return captions
+
+
+def _json_captions(text: str, where: str) -> list[tuple[str, str, str]]:
+    try:
+        # Objects as tuples of pairs, not dicts: a file named twice must be an error, not the last
+        # one silently winning. (A JSON array still decodes to a list, so it cannot pass for one.)
+        pairs = json.loads(text, object_pairs_hook=tuple)
+    except json.JSONDecodeError as error:
+        raise ImportFailed(f"The captions file {where} is not JSON: {error}.") from error
+    if not isinstance(pairs, tuple) or not all(isinstance(value, str) for _, value in pairs):
+        raise ImportFailed(f'The captions file {where} must be one JSON object {{"file": "description", …}}.')
+    return [(f"{where}, entry {shown(file)!r}", file, value) for file, value in pairs]
+
+
+def _csv_captions(text: str, where: str) -> list[tuple[str, str, str]]:
+    rows: list[tuple[str, str, str]] = []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            if not rows and [cell.strip().lower() for cell in row] == ["file", "description"]:
+                continue
+            place = f"{where} line {reader.line_num}"
+            if len(row) < 2:
+                raise ImportFailed(f"{place}: expected file,description.")
+            # An unquoted description with commas reads as several cells: joined, it is whole again.
+            rows.append((place, row[0], ",".join(row[1:])))
+    except csv.Error as error:
+        raise ImportFailed(f"{where} line {reader.line_num}: {error}.") from error
+    return rows
