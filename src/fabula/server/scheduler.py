@@ -221,6 +221,9 @@ class Scheduler:
             # back and played, say), its move is for a table that no longer exists.
             if current is not room or current.seq != planned:
                 raise RoomError("stale", "The table changed while the bot was thinking.")
+            # nor for a person who came back meanwhile (a hello is no entry: the seq is the same)
+            if because == "away" and live.presence.at_the_table(current, member.id):
+                raise RoomError("stale", "The player came back while the bot was thinking.")
             return Acted(
                 at=self.clock(), member=member.id, action=action.to_json(), auto=because is not None, because=because
             )
