@@ -282,9 +282,9 @@ class Game:
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
             raise IllegalAction("bad_seat", f"There is no seat {quoted(seat)} at this table.")
-        phase, handler = found
-        if self.phase is not phase:
-            raise IllegalAction("wrong_phase", f"This is the {self.phase.value} phase, not the {phase.value} phase.")
+        wanted, handler = found
+        if self.phase is not wanted:
+            raise IllegalAction("wrong_phase", f"This is the {self.phase.value} phase, not the {wanted.value} phase.")
         events = handler(self, action)
         self.log.append(action)
         return events
