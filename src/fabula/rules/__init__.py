@@ -7,9 +7,11 @@
 """
 
 from .actions import Action, BlindClue, PlaceRed, Play, Propose, Tell, Vote, action_from_json
+from .clues import CLUE_MAX, clean_clue
 from .errors import IllegalAction, InvalidSetup, RulesError
 from .events import Event, event_to_json
-from .game import CLUE_MAX, Game, Phase, clean_clue, numbered_deck
+from .game import Game
+from .hands import numbered_deck
 from .modes import MODES, Mode, Ruleset
 from .options import Options
 from .results import Outcome, RoundResult
@@ -24,6 +26,7 @@ from .scoring import (
     score_storytelling,
     score_teams,
 )
+from .state import GameState, Phase
 
 __all__ = [
     "CLUE_MAX",
@@ -32,6 +35,7 @@ __all__ = [
     "BlindClue",
     "Event",
     "Game",
+    "GameState",
     "IllegalAction",
     "InvalidSetup",
     "Mode",

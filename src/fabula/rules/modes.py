@@ -13,8 +13,9 @@ decides by mode goes through here, so a house rule touches one place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from .errors import IllegalAction, InvalidSetup
@@ -119,6 +120,18 @@ class Ruleset:
     team_of: tuple[int, ...] | None
     #: ``(0, 1, …, seats - 1)``
     seat_order: tuple[int, ...]
+    #: ``may_vote[voter][owner]``: `may_vote_for`, asked once for every pair when the table is
+    #: set, so that checking a vote or listing the legal ones costs an index, not a call
+    may_vote: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
+    #: ``proposers[storyteller]``: the seats that `may_propose` while ``storyteller`` tells, likewise
+    proposers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        seats = self.seat_order
+        may_vote = tuple(tuple(self.may_vote_for(voter, owner) for owner in seats) for voter in seats)
+        proposers = tuple(tuple(s for s in seats if self.may_propose(s, teller)) for teller in seats)
+        object.__setattr__(self, "may_vote", may_vote)
+        object.__setattr__(self, "proposers", proposers)
 
     @classmethod
     def create(cls, mode: str, seats: int, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -183,13 +196,33 @@ class Ruleset:
         assert self.team_of is not None
         return (seat + self.seats // 2) % self.seats
 
+    # ---------------------------------------------------------------- hooks
+    # Who plays, who votes and what a voter may vote for are decided here and nowhere else. The
+    # engine asks once and keeps the answers for its fast paths: `may_vote_for` and `may_propose`
+    # for every pair when the table is set (`may_vote`, `proposers`), `players` when a turn
+    # starts, `voters` and `red_slots` when the cards are laid out. `check_round` asks the same
+    # questions. A house rule about any of them changes one of these methods.
+
+    def players(self, storyteller: int) -> tuple[int, ...]:
+        """Who may put cards down in the play phase, in seat order (in teams one member of each
+        team will; the party storyteller plays like everyone, having given the clue blind)."""
+        if self.mode.clue_before_hand:
+            return self.seat_order
+        return self.seat_order[:storyteller] + self.seat_order[storyteller + 1 :]
+
     def cards_to_play(self, seat: int, storyteller: int) -> int:
         """How many cards ``seat`` puts on the table in the play phase (0: it does not play)."""
-        if self.mode.clue_before_hand:
-            return 1
-        if seat == storyteller:
-            return 0
-        return self.cards_per_player
+        return self.cards_per_player if seat in self.players(storyteller) else 0
+
+    def voters(self, storyteller: int, players: tuple[int, ...], played: Sequence[object]) -> tuple[int, ...]:
+        """Who votes once the table is laid, of this turn's ``players`` (`players`), in seat order;
+        ``played``: per seat, what it put on the table (``None`` or empty: nothing)."""
+        team_of = self.team_of
+        if team_of is None:
+            return players
+        # One member of each other team played; the other votes for the team.
+        told = team_of[storyteller]
+        return tuple([s for s in players if not played[s] and team_of[s] != told])
 
     def may_vote_for(self, voter: int, owner: int) -> bool:
         """Whether a token of ``voter`` may go on a card of ``owner``."""
@@ -198,6 +231,44 @@ class Ruleset:
         if self.team_of is not None:
             return self.team_of[voter] != self.team_of[owner] or (self.options.team_vote_own_card and voter != owner)
         return voter != owner
+
+    def votable(self, voter: int, owners: Sequence[int]) -> tuple[int, ...]:
+        """The slots (1..n) a token of ``voter`` may go on (`may_vote_for`), given each slot's owner."""
+        allowed = self.may_vote[voter]
+        return tuple([slot for slot, owner in enumerate(owners, 1) if allowed[owner]])
+
+    def second_tokens(self, votable: Sequence[int]) -> list[tuple[int, int]]:
+        """The two-token votes a voter may cast on the ``votable`` slots, in the order
+        `Game.legal_actions` lists them after the single tokens (`check_vote` says why any other
+        is refused)."""
+        if self.tokens != 2:
+            return []
+        found = list(combinations(votable, 2))
+        if self.options.second_token_same_slot:
+            found.extend((slot, slot) for slot in votable)
+        return found
+
+    def may_propose(self, seat: int, storyteller: int) -> bool:
+        """Whether ``seat`` may offer its teammate a card to play (teams, outside the storyteller's team)."""
+        team_of = self.team_of
+        return team_of is not None and team_of[seat] != team_of[storyteller]
+
+    def red_slots(self, storyteller: int, owners: Sequence[int]) -> tuple[int, ...]:
+        """The slots the storyteller's red token may go on (party), given each slot's owner."""
+        if not self.mode.red_token:
+            return ()
+        if self.options.party_red_target == "not_own_card":
+            return tuple([slot for slot, owner in enumerate(owners, 1) if owner != storyteller])
+        return tuple(range(1, len(owners) + 1))
+
+    def game_ends(self, round: int, scores: Sequence[int], pile: int) -> bool:
+        """Whether the game ends after ``round``, with these scores and ``pile`` cards left to draw."""
+        options = self.options
+        return (
+            (options.target_score is not None and max(scores) >= options.target_score)
+            or (options.storyteller_cycles is not None and round >= self.seats * options.storyteller_cycles)
+            or (options.end_on_empty_deck and not pile)
+        )
 
     def check_vote(self, voter: int, cards: tuple[str, ...], owner_of: Mapping[str, int]) -> None:
         """Raise `IllegalAction` unless ``voter`` may put tokens on exactly these cards."""

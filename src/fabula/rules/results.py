@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -89,6 +90,14 @@ class Outcome:
     scores: tuple[int, ...]
     #: teams mode: the winning team indices
     winning_teams: tuple[int, ...] | None
+
+    @classmethod
+    def decide(cls, scores: Sequence[int], team_of: Sequence[int] | None) -> Outcome:
+        """The outcome of a game that ends with ``scores`` (``team_of``: teams mode, each seat's team)."""
+        best = max(scores)
+        winners = tuple(s for s, score in enumerate(scores) if score == best)
+        teams = None if team_of is None else tuple(sorted({team_of[s] for s in winners}))
+        return cls(winners, tuple(scores), teams)
 
     @property
     def is_tie(self) -> bool:

@@ -70,13 +70,9 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
                 raise IllegalAction("duplicate_card", f"Card {card!r} is on the table twice.")
             owner_of[card] = seat
 
-    # Who votes, with which tokens.
-    if mode.clue_before_hand:
-        voters = set(seats)
-    elif mode.paired:
-        voters = {s for s in seats if s not in wanted}
-    else:
-        voters = set(seats) - {storyteller}
+    # Who votes, with which tokens (the same hook the live game asks).
+    played = [facts.played.get(seat) for seat in seats]
+    voters = set(rules.voters(storyteller, rules.players(storyteller), played))
     for seat in facts.votes:
         if seat not in seats:
             raise IllegalAction("unknown_seat", f"A vote by {seat!r}, who is not at the table.")
