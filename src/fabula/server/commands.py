@@ -51,11 +51,9 @@ class Context:
 
 
 def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> AnyEntry:
-    """The entry ``message`` makes on ``room``; `RoomError` if ``context.member`` may not.
-
-    >>> entry_for(p.Leave("m1"), context, room)  # doctest: +SKIP
-    Left(at=..., client_id='m1', by=2, member=2, kicked=False, for_good=False)
-    """
+    """The entry ``message`` makes on ``room``; `RoomError` if ``context.member`` may not. A
+    ``leave`` from member 2 is ``Left(member=2, by=2, client_id=<its id>)``; a ``kick`` from
+    anyone but the host is refused with ``not_host``."""
     member, now, cid = context.member, context.now, message.id
     match message:
         case p.Act():
