@@ -29,8 +29,6 @@ class Presence:
     gone_since: dict[int, float] = field(default_factory=dict)
     #: the members connected through other processes (always empty with one process)
     remote: frozenset[int] = frozenset()
-    #: member → the room's seq when they last said hello here (announced to the other processes)
-    back_at: dict[int, int] = field(default_factory=dict)
     #: member → the language their client said hello in (kept by this process only)
     languages: dict[int, str] = field(default_factory=dict)
     #: since when nobody has been connected here
@@ -66,15 +64,13 @@ class Presence:
         }
 
     def seen_here(self) -> list[Seen]:
-        """What this process announces of this room to the others."""
-        members = {c.member for c in self.connections}
-        return [
-            Seen(SPECTATORS, 0) if member is None else Seen(member, self.back_at.get(member, 0)) for member in members
-        ]
+        """What this process announces of this room to the others: who is connected through it.
+        (A return to the table is in the log now, so the hello's seq, `Seen.since`, is not needed.)"""
+        return [Seen(SPECTATORS if member is None else member, 0) for member in {c.member for c in self.connections}]
 
     # ------------------------------------------------------------------ changing
 
-    def arrive(self, connection: Connection, room: Room, language: str | None) -> bool:
+    def arrive(self, connection: Connection, language: str | None) -> bool:
         """``connection`` said hello; whether its member (if any) had no connection here, so that
         everyone should see their rabbit light up."""
         member = connection.member
@@ -84,7 +80,6 @@ class Presence:
             if language is not None:
                 self.languages[member] = language
             self.gone_since.pop(member, None)
-            self.back_at[member] = room.seq
         return returning
 
     def depart(self, connection: Connection, now: float) -> bool:

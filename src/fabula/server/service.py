@@ -286,7 +286,7 @@ class RoomService:
                 raise RoomError("bad_token", "That seat token is not valid in this room.")
             member = found.id
         connection.member, connection.greeted = member, True
-        returning = live.presence.arrive(connection, room, message.language)
+        returning = live.presence.arrive(connection, message.language)
         if member is not None:
             live.wake.set()
         if self.cluster is not None:
