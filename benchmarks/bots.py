@@ -113,7 +113,7 @@ def time_bot_moves(memory: Any, rng: random.Random) -> dict[str, dict[str, float
             prefix = "" if language == "en" else f"{language} "
             while game.phase is not Phase.OVER:
                 seat = rng.choice(game.awaiting)
-                view, legal = game.view(seat), game.legal_actions(seat)
+                view, legal = game.view(seat).to_json(), game.legal_actions(seat)
                 start = time.perf_counter()
                 action = bots[seat].choose(view, legal)
                 elapsed = (time.perf_counter() - start) * 1000

@@ -96,7 +96,7 @@ from urllib.parse import urlsplit
 import websockets
 
 from fabula.client import Client, Received
-from fabula.server.protocol import Ack, Act, ClientMessage, Error, Legal, LegalMoves, Rematch, Start, State, Welcome
+from fabula.server.protocol import Ack, Act, ClientMessage, Error, Legal, LegalMoves, Rematch, Start, Welcome
 
 HERE = Path(__file__).resolve().parent
 COLOURS = ("red", "pink", "yellow", "blue", "dark green", "light green", "orange", "brown", "purple", "black")
@@ -650,19 +650,21 @@ class Player:
         counting = table.window_start <= now < table.window_end
         if counting:
             figures.messages += 1
-        message = received.message
-        if isinstance(message, State):
+        if received.type == "state":
+            room = received.data["room"]
             if counting:
                 figures.states += 1
                 figures.state_bytes += len(received.text)
-            seq = int(message.room["seq"])
+            seq = int(room["seq"])
             if self is table.observer:
-                table.observe(message.room)
+                table.observe(room)
             self.history.append((seq, now))
             table.on_state(self, seq, now)
             if table.spans and self is not table.observer:
                 table.fire()
-        elif isinstance(message, Welcome):
+            return
+        message = received.message
+        if isinstance(message, Welcome):
             self.greeted = True
         elif isinstance(message, Ack):
             if message.id == self.act_id:

@@ -5,7 +5,7 @@
 
 Nothing in the page is typed by hand that the code can say itself: the JSON Schemas come from the
 msgspec models (`fabula.server.protocol.schemas`), limits from the modules and `Config` defaults,
-the error codes from scanning the source, the fields of a state from real snapshots, and the
+the error codes from scanning the source, the fields of a state from the types' descriptions, and the
 worked exchange from a real server run in this process with a fixed clock, seeds and seat tokens,
 so that two runs write the same bytes. What the code cannot say (what a field means) is written
 below, and the script refuses to run when a field appears that has no description here.
@@ -23,6 +23,7 @@ import inspect
 import itertools
 import json
 import random
+import re
 import socket
 import sys
 import tempfile
@@ -41,9 +42,9 @@ from fabula.client import Client, Received, encode
 from fabula.commands.serve import WS_HARD_LIMIT
 from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
-from fabula.rules.results import Outcome, RoundResult
+from fabula.rules.views import SeatView
 from fabula.server import app as app_module
-from fabula.server import protocol, room_settings
+from fabula.server import protocol, room_settings, snapshots
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
@@ -57,120 +58,6 @@ SOURCE = ROOT / "src" / "fabula"
 WIDTH = 100
 
 # ====================================================================== what the code cannot say
-
-#: What each client message is answered with (checked against the message types).
-REPLIES = {
-    "hello": "`welcome`, then a `state`; or `error` (`bad_token`, `no_room`, `already_greeted`)",
-    "act": "a `state` to every connection, then `ack`; or `error` (the engine's code, e.g. `wrong_phase`)",
-    "legal": "`legal` (changes nothing; answered afresh every time)",
-    "say": "a `chat` to every connection that may read it, then `ack`",
-    "leave": "a `state` to every connection, then `ack` (after `for_good` or in the lobby, your connection goes on "
-    "as a spectator's)",
-    "settings": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "teams": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "add_bot": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "kick": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "pass_host": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "start": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "rematch": "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "end": "a `state` (the game over) to every connection, then `ack`; from anyone but the host, `error` `not_host`",
-    "ping": "`pong` (also for a spectator)",
-}
-
-#: For server messages whose model has no docstring.
-MISSING_DOCSTRINGS = {
-    "legal": "Answer to `legal`: the actions your seat may make now, in the form `act` takes them "
-    "(a `tell` or `blind_clue` comes with `clue` null: fill it in). Empty when nothing is awaited of you.",
-    "chat": "One chat line, sent to every connection that may read it when someone says something "
-    "(`team_only`: only to the pair's connections); `welcome` carries the recent ones. `at` is Unix time.",
-    "pong": "Answer to `ping`.",
-}
-
-#: The fields of `Room.snapshot` (the `room` of a `state`), checked against a real snapshot.
-ROOM_FIELDS = {
-    "code": "the room code",
-    "seq": "how many entries the room's log holds; every change adds one. The `ack` of a change names "
-    "its entry's number, so the first state showing it has `seq` = that number + 1",
-    "status": '`"lobby"`, `"playing"` or `"over"`',
-    "settings": "the room's settings as the host chose them (`RoomSettings`, see `settings`); the options "
-    "are as given — `game.options` has every option resolved",
-    "host": "the member who hosts; null when no person is left to host",
-    "members": "everyone in the room, in joining order",
-    "members[].member": "member number: joining order, never reused",
-    "members[].name": "display name",
-    "members[].colour": "the rabbit's colour",
-    "members[].bot": "the bot's level for a seat the host filled with a bot; null for a person",
-    "members[].away": "a person who left (or was kicked) during a game: a bot plays the seat until they say "
-    "hello again",
-    "members[].connected": "whether the member has a connection open now (a bot always has)",
-    "members[].seat": "game seat (null before the first start)",
-    "members[].stand_in_at": "a person whose connection is gone: Unix time at which a bot starts playing for "
-    "them when their move is awaited; null otherwise",
-    "members[].open": "during a game: this seat may be taken over by a newcomer (a bot's, or one left for good; "
-    "`POST /api/rooms/{code}/join` with `replaces`)",
-    "pairs": "mode `teams`: who will sit together (the host's pairs, then the rest in joining order); "
-    "null in other modes",
-    "you": "null for a spectator",
-    "you.member": "your member number",
-    "you.seat": "your game seat (null before the start)",
-    "you.host": "whether you host",
-    "you.stood_in": "the moves a bot made for your seat since your own last move (you were away, or out of "
-    "time): each `{round, action}`, the action as `act` takes it",
-    "games_started": "games started in this room (a rematch counts)",
-    "deadline": "Unix time at which the current phase's timer runs out; null without a timer or a game. A "
-    f"round's first timer (the clue's) adds {room_module.REVEAL_SECONDS} seconds: the table is looking at the last "
-    "round's reveal",
-    "game": "your seat's game view (next table); null before the first start",
-}
-
-#: The fields of `fabula.rules.views.seat_view`, checked against real views of every mode.
-VIEW_FIELDS = {
-    "mode": "the game's mode",
-    "seats": "how many seats (players) the game has",
-    "seat": "your seat, 0-based; null for a spectator",
-    "options": "every option of the mode, resolved (see docs/modes.md)",
-    "teams": "mode `teams`: the pairs of seats; null otherwise",
-    "round": "the round, from 1",
-    "phase": '`"clue"`, `"play"`, `"vote"` or `"over"`',
-    "storyteller": "the storyteller's seat",
-    "awaiting": "the seats whose move the table waits for",
-    "acted": "the seats that have played (play phase) or voted (vote phase) this turn — who, never what",
-    "clue": "the clue; null before it is given",
-    "hand": "your cards (those you put down stay in it until the table is laid); null for a spectator, "
-    "and for a party storyteller before the blind clue",
-    "hand_hidden": "whether your hand is being kept from you (party: the storyteller, before the blind clue)",
-    "cards_to_play": "how many cards you put down this turn (0 outside the play phase, or if you do not play)",
-    "tokens": "voting tokens each voter has",
-    "my_cards": "the cards you put down this turn (the storyteller's card included)",
-    "table": "the cards face up for the vote, by slot; empty before the vote",
-    "table[].slot": "slot number, 1..n (what `vote` names)",
-    "table[].card": "card id",
-    "table[].yours": "whether the card is yours",
-    "voters": "the seats that vote this turn (known once the table is laid)",
-    "my_vote": "the slots your tokens are on",
-    "scores": "points by seat",
-    "draw_pile": "cards left to draw",
-    "discard_pile": "cards discarded",
-    "last_round": "the previous round, revealed in full (table below); null before the first reveal",
-    "outcome": "the end of the game (table below); null until it is over",
-    "red_token_placed": "whether the storyteller has put the red token down",
-    "my_red": "the storyteller's red-token slot; null for everyone else",
-    "my_proposal": "the card you offered to play for your team; null if none",
-    "teammate_proposed": "whether your teammate has offered a card (never which)",
-}
-
-#: `RoundResult` fields the source has no ``#:`` comment for.
-ROUND_FIELDS = {
-    "round": "the round's number",
-    "storyteller": "the storyteller's seat",
-    "clue": "the clue",
-    "storyteller_card": "the storyteller's card",
-    "voters": "the seats that voted",
-}
-OUTCOME_FIELDS = {
-    "winners": "the seats tied for the most points",
-    "scores": "the final scores by seat",
-}
 
 #: Where an error code is raised but can never reach a client of the server.
 NOT_SENT = {
@@ -227,6 +114,18 @@ def table(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def prose(text: str) -> str:
+    """A docstring as Markdown: paragraphs on one line each, a ``- `` line kept as a list item,
+    examples (from the first ``>>>``) left out, reST ``literals`` as `code`."""
+    lines = inspect.cleandoc(text).splitlines()
+    examples = next((i for i, line in enumerate(lines) if line.lstrip().startswith(">>>")), len(lines))
+    paragraphs = []
+    for paragraph in "\n".join(lines[:examples]).split("\n\n"):
+        items = re.split(r"\n(?=\s*- )", paragraph.strip())
+        paragraphs.append("\n".join(" ".join(item.split()) for item in items))
+    return "\n\n".join(p for p in paragraphs if p).replace("``", "`")
 
 
 def docstring(cls: type) -> str:
@@ -781,57 +680,51 @@ def close_codes() -> list[tuple[int, str]]:
     return sorted(app_module.CLOSE_REASONS.items())
 
 
-def room_paths(room: dict[str, Any]) -> list[str]:
-    paths = []
-    for key, value in room.items():
-        paths.append(key)
-        if key == "members":
-            paths += [f"members[].{k}" for k in value[0]]
-        elif key == "you":
-            paths += [f"you.{k}" for k in value]
-    return paths
-
-
-def view_paths() -> dict[str, list[str]]:
-    """Each field of a game view (``table[].…`` from a laid table), and the modes that show it."""
+def view_modes() -> dict[str, list[str]]:
+    """Each field of a game view, and the modes whose views have it (a laid table, to see a slot)."""
     modes: dict[str, list[str]] = {}
     for mode in MODES.values():
         game = Game.new(mode.name, seats=mode.seat_counts[0], seed=1)
-        while game.phase.value != "vote":  # a laid table, to see what a slot holds
+        while game.phase.value != "vote":
             seat = game.awaiting[0]
             action = game.legal_actions(seat)[0]
             game.apply(action.with_clue("clue") if isinstance(action, Tell | BlindClue) else action)
-        for key, value in game.view(0).items():
+        for key in game.view(0).to_json():
             modes.setdefault(key, []).append(mode.name)
-            if key == "table":
-                for item in value[0]:
-                    modes.setdefault(f"table[].{item}", []).append(mode.name)
     return modes
 
 
-def check_described(kind: str, described: dict[str, str], found: list[str]) -> None:
-    missing, gone = set(found) - set(described), set(described) - set(found)
-    if missing or gone:
-        raise RuntimeError(
-            f"{kind}: describe {sorted(missing)} / drop {sorted(gone)} in tools/protocol_doc.py, then rerun it"
-        )
+def type_name(schema: dict[str, Any]) -> str:
+    """A field's JSON Schema as a short type for people: `integer`, `string | null`, `array of TableSlot`."""
+    if "$ref" in schema:
+        reference: str = schema["$ref"]
+        return reference.rsplit("/", 1)[-1]
+    if "anyOf" in schema:
+        return " | ".join(type_name(option) for option in schema["anyOf"])
+    if "enum" in schema:
+        return " | ".join(flat(value) for value in schema["enum"])
+    kind = schema.get("type", "any")
+    if kind == "array":
+        items = schema.get("items")
+        return "array" if items is None else f"array of {type_name(items)}"
+    if kind == "object" and "additionalProperties" in schema:
+        return f"object of {type_name(schema['additionalProperties'])}"
+    return str(kind)
 
 
-def field_comments(cls: type) -> dict[str, str]:
-    """The ``#:`` comment above each field of ``cls``, as its source writes them."""
-    lines = inspect.getsource(cls).splitlines()
-    comments: dict[str, str] = {}
-    pending: list[str] = []
-    for line in lines:
-        text = line.strip()
-        if text.startswith("#:"):
-            pending.append(text[2:].strip())
-        elif ":" in text and text.split(":")[0].isidentifier() and pending:
-            comments[text.split(":")[0]] = " ".join(pending)
-            pending = []
-        else:
-            pending = []
-    return comments
+def field_rows(name: str, definition: dict[str, Any], modes: dict[str, list[str]] | None = None) -> list[list[str]]:
+    """One row per field of a definition: name, type and the description its type gives it."""
+    rows = []
+    for field, schema in definition["properties"].items():
+        meaning = schema.get("description")
+        if meaning is None:
+            raise RuntimeError(f"{name}.{field} has no description: give it one in its type (msgspec.Meta)")
+        row = [f"`{field}`", f"`{type_name(schema)}`"]
+        if modes is not None:
+            every = set(MODES)
+            row.append("all" if set(modes[field]) == every else ", ".join(modes[field]))
+        rows.append([*row, meaning])
+    return rows
 
 
 # ====================================================================== the page
@@ -845,7 +738,7 @@ def render() -> str:
         http_section(ex),
         messages_section("client"),
         messages_section("server"),
-        state_section(ex),
+        state_section(),
         actions_section(),
         errors_section(),
         exchange_section(ex),
@@ -1039,6 +932,11 @@ def msgspec_json(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
+#: The definitions of the state's `room`, in the order *The state* shows them (each one a table).
+STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "RoomSettings", "SeatView", "TableSlot",
+               "RoundResult", "Points", "Outcome")  # fmt: skip
+
+
 def messages_section(side: str) -> str:
     schema = protocol.schemas()[side]
     definitions: dict[str, Any] = schema["$defs"]
@@ -1048,25 +946,28 @@ def messages_section(side: str) -> str:
         cls.__name__: cls
         for cls in typing.get_args(protocol.AnyClientMessage if side == "client" else protocol.AnyServerMessage)
     }
-    if side == "client":
-        check_described("client messages", REPLIES, list(mapping))
+    state_parts = set(STATE_PARTS) if side == "server" else set()
     parts = [
         f"## {side.title()} messages",
         f"Every {'message a client may send' if side == 'client' else 'message the server sends'}, with its "
         f'JSON Schema as msgspec generates it from the model (`fabula.server.protocol.schemas()["{side}"]`). '
-        "The union below and the definitions after it are that whole document.",
+        "The union below and the definitions after it are that whole document"
+        + (
+            ", except the definitions of the state's `room`, which *The state* shows as tables." if state_parts else "."
+        ),
         block(pretty(union), "json"),
     ]
-    shown: set[str] = set()
+    shown: set[str] = set(state_parts)
     for tag, reference in mapping.items():
         name = reference.rsplit("/", 1)[-1]
-        text = docstring(models[name])
+        model = models[name]
+        text = docstring(model)
         if not text:
-            text = MISSING_DOCSTRINGS[tag] + " *(The model has no docstring; this description is the doc script's.)*"
+            raise RuntimeError(f"{name} has no docstring: say in it what the message is for")
         parts.append(f"### `{tag}` ({name})")
         parts.append(text)
         if side == "client":
-            parts.append(f"Reply: {REPLIES[tag]}.")
+            parts.append(f"Reply: {model.reply}.")
         parts.append(block(pretty(definitions[name]), "json"))
         shown.add(name)
         for used in sorted(references(definitions[name]) - set(mapping_names(mapping))):
@@ -1092,49 +993,41 @@ def mapping_names(mapping: dict[str, str]) -> list[str]:
     return [reference.rsplit("/", 1)[-1] for reference in mapping.values()]
 
 
-def state_section(ex: Exchange) -> str:
-    player = ex.players[0]
-    assert player.room is not None
-    found_room = room_paths(player.room)
-    check_described("room fields", ROOM_FIELDS, found_room)
-    modes = view_paths()
-    check_described("game view fields", VIEW_FIELDS, list(modes))
-    round_fields = [f.name for f in dataclasses.fields(RoundResult)]
-    round_described = {**ROUND_FIELDS, **field_comments(RoundResult)}
-    check_described("round result fields", round_described, round_fields)
-    outcome_fields = [f.name for f in dataclasses.fields(Outcome)]
-    outcome_described = {**OUTCOME_FIELDS, **field_comments(Outcome)}
-    check_described("outcome fields", outcome_described, outcome_fields)
-    every = set(MODES)
-
-    def shown_modes(key: str) -> str:
-        return "all" if set(modes[key]) == every else ", ".join(modes[key])
-
-    return f"""
-## The state
-
-`state.room` is the model's `dict[str, Any]` — its schema says no more — so its fields are listed
-here, from `Room.snapshot` (`fabula.server.room`). Seats are numbered from 0 in the game's
-clockwise order; members are numbered in joining order; slots from 1.
-
-{table(["field", "meaning"], [[f"`{path}`", ROOM_FIELDS[path]] for path in found_room])}
-
-### The game view (`room.game`)
-
-`fabula.rules.views.seat_view`: everything one seat may know, and nothing more. Before the reveal
-it names no card's owner (except your own) and no vote (except yours). The fields, and the modes
-in which they appear:
-
-{table(["field", "modes", "meaning"], [[f"`{path}`", shown_modes(path), VIEW_FIELDS[path]] for path in modes])}
-
-`last_round` (`fabula.rules.results.RoundResult`; per-seat arrays by seat, per-slot arrays by slot − 1):
-
-{table(["field", "meaning"], [[f"`{name}`", round_described[name]] for name in round_fields])}
-
-`outcome` (`fabula.rules.results.Outcome`):
-
-{table(["field", "meaning"], [[f"`{name}`", outcome_described[name]] for name in outcome_fields])}
-"""
+def state_section() -> str:
+    definitions: dict[str, Any] = protocol.schemas()["server"]["$defs"]
+    missing = set(STATE_PARTS) - set(definitions)
+    reached, new = set(), {"RoomSnapshot"}
+    while new:
+        reached |= new
+        new = set().union(*(references(definitions[name]) for name in new)) - reached
+    if missing or reached != set(STATE_PARTS):
+        raise RuntimeError(f"STATE_PARTS in tools/protocol_doc.py: the room's definitions are {sorted(reached)}")
+    modes = view_modes()
+    parts = [
+        "## The state",
+        "`state.room` (`RoomSnapshot`, `fabula.server.snapshots`): "
+        + docstring(snapshots.RoomSnapshot)
+        + " Each definition below is a table of its fields, their types and what they mean, as the types "
+        "say it (`msgspec.Meta` descriptions); the JSON Schema of the whole is "
+        '`fabula.server.protocol.schemas()["server"]`.',
+        table(["field", "type", "meaning"], field_rows("RoomSnapshot", definitions["RoomSnapshot"])),
+        f"A round's first timer (the clue's) adds {room_module.REVEAL_SECONDS} seconds to `deadline`.",
+    ]
+    for name in STATE_PARTS[1:]:
+        definition = definitions[name]
+        if name == "SeatView":
+            parts.append("### The game view (`room.game`, `SeatView`)")
+            parts.append(
+                "`fabula.rules.views.seat_view`: "
+                + docstring(SeatView)
+                + " Before the reveal it names no card's owner (except your own) and no vote (except yours). "
+                "The fields, and the modes in which they appear:"
+            )
+            parts.append(table(["field", "type", "modes", "meaning"], field_rows(name, definition, modes)))
+            continue
+        parts.append(f"`{name}`: {prose(definition.get('description', ''))}")
+        parts.append(table(["field", "type", "meaning"], field_rows(name, definition)))
+    return "\n\n".join(parts)
 
 
 #: Example values for the fields of an action (a new field fails the run until it is added).

@@ -88,7 +88,7 @@ def play_stretch(
         if phase is not Phase.CLUE and rng.random() < 0.25:
             game.apply(random_action(game, seat, rng))
             continue
-        view = game.view(seat)
+        view = game.view(seat).to_json()
         # The party storyteller votes and places the red token in either order: each of the two
         # moves takes its own turns, so that every level makes both.
         situation = f"{phase.value}/{seat == game.storyteller}/{bool(view['my_vote'])}/{view.get('red_token_placed')}"
@@ -145,6 +145,6 @@ def test_the_checks_catch_an_unfair_clue() -> None:
     while game.phase is not Phase.VOTE:
         game.apply(random_action(game, game.awaiting[0], rng))
     voter = game.awaiting[0]
-    own = next(slot["slot"] for slot in game.view(voter)["table"] if slot["yours"])
+    own = next(slot["slot"] for slot in game.view(voter).to_json()["table"] if slot["yours"])
     with pytest.raises(AssertionError, match="not among"):
         check_move(Vote(voter, (own,)), game.legal_actions(voter), game, voter, "test")

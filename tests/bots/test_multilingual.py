@@ -137,7 +137,7 @@ def clues_given(mode: str, seats: int, language: str, seed: int) -> list[str]:
     clues = []
     while game.phase is not Phase.OVER:
         seat = game.awaiting[0]
-        action = bots[seat].choose(game.view(seat), game.legal_actions(seat))
+        action = bots[seat].choose(game.view(seat).to_json(), game.legal_actions(seat))
         if isinstance(action, (Tell, BlindClue)):
             assert action.clue is not None
             clues.append(action.clue)
@@ -244,7 +244,7 @@ def test_a_chinese_storyteller_never_copies_a_phrase_from_a_chinese_caption() ->
         teller = game.awaiting[0]
         for level in ("normal", "hard"):
             bot = make_bot(level, random.Random(seed), cards=deck, language="zh-Hant")
-            move = bot.choose(game.view(teller), game.legal_actions(teller))
+            move = bot.choose(game.view(teller).to_json(), game.legal_actions(teller))
             assert isinstance(move, Tell)
             assert move.clue is not None
             assert allowed_clue(move.clue, deck[move.card]), (level, move.clue)

@@ -105,7 +105,7 @@ def test_the_storyteller_never_gives_the_title_or_lifts_the_description() -> Non
         teller = game.awaiting[0]
         for level in ("easy", "normal", "hard"):
             move = make_bot(level, random.Random(seed), cards=CARDS).choose(
-                game.view(teller), game.legal_actions(teller)
+                game.view(teller).to_json(), game.legal_actions(teller)
             )
             assert isinstance(move, Tell)
             assert move.clue
@@ -127,7 +127,7 @@ def test_the_hard_storyteller_expects_more_than_the_easy_one() -> None:
     for seed in range(12):
         game = Game.new("odyssey", seats=6, seed=seed, deck=list(CARDS))
         teller = game.awaiting[0]
-        view, legal = game.view(teller), game.legal_actions(teller)
+        view, legal = game.view(teller).to_json(), game.legal_actions(teller)
         hand = np.array([plan.matrix.position[action.card] for action in legal])  # type: ignore[union-attr]
         expected = hard._expected_scores(view, plan, hand)
         cards = [action.card for action in legal if isinstance(action, Tell)]
@@ -153,7 +153,7 @@ def test_blind_cards_still_get_legal_moves_from_every_level() -> None:
             break
         seat = rng.choice(game.awaiting)
         legal = game.legal_actions(seat)
-        move = bots[seat].choose(game.view(seat), legal)
+        move = bots[seat].choose(game.view(seat).to_json(), legal)
         blanked = Tell(move.seat, move.card, None) if isinstance(move, Tell) else move
         assert blanked in legal
         game.apply(move)

@@ -158,13 +158,13 @@ def test_only_the_storyteller_tells_and_only_with_a_card_in_hand() -> None:
 def test_party_storyteller_speaks_before_seeing_the_hand() -> None:
     game = Game.new("party", 6, seed=4)
     storyteller = game.storyteller
-    assert game.view(storyteller)["hand"] is None
-    assert game.view(storyteller)["hand_hidden"] is True
-    assert game.view((storyteller + 1) % 6)["hand"] == list(game.hand((storyteller + 1) % 6))
+    assert game.view(storyteller).to_json()["hand"] is None
+    assert game.view(storyteller).to_json()["hand_hidden"] is True
+    assert game.view((storyteller + 1) % 6).to_json()["hand"] == list(game.hand((storyteller + 1) % 6))
     assert game.legal_actions(storyteller) == [BlindClue(storyteller, None)]
     assert refused(game, Tell(storyteller, game.hand(storyteller)[0], "Freedom")) == "wrong_action"
     game.apply(BlindClue(storyteller, "Freedom"))
-    assert game.view(storyteller)["hand"] == list(game.hand(storyteller))
+    assert game.view(storyteller).to_json()["hand"] == list(game.hand(storyteller))
     assert storyteller in game.awaiting, "in party the storyteller plays a card like everyone"
 
 
@@ -178,7 +178,7 @@ def test_a_play_can_be_changed_until_the_last_card_is_in() -> None:
     hand = game.hand(first)
     assert game.apply(Play(first, (hand[0],))) == [Played(first, False)]
     assert game.apply(Play(first, (hand[1],))) == [Played(first, True)]
-    assert game.view(first)["my_cards"] == [hand[1]]
+    assert game.view(first).to_json()["my_cards"] == [hand[1]]
     assert game.awaiting == tuple(sorted((second, third)))
     game.apply(Play(second, game.hand(second)[:1]))
     events = game.apply(Play(third, game.hand(third)[:1]))
@@ -231,14 +231,14 @@ def test_teams_either_member_plays_and_the_other_votes() -> None:
     assert list(game.awaiting) == [1, 2, 3, 4, 5]
     assert refused(game, Propose(3, game.hand(3)[0])) == "not_your_turn"
     game.apply(Propose(1, game.hand(1)[0]))
-    assert game.view(4)["teammate_proposed"] is True
-    assert game.view(2)["teammate_proposed"] is False
+    assert game.view(4).to_json()["teammate_proposed"] is True
+    assert game.view(2).to_json()["teammate_proposed"] is False
     assert game.hand(1)[0] not in str(game.view(4)), "the teammate never sees the proposed card"
     game.apply(Play(1, game.hand(1)[:1]))
     assert list(game.awaiting) == [2, 3, 5]
     # Team 1+4 changes its mind: seat 4 plays instead, and seat 1 becomes the voter.
     assert game.apply(Play(4, game.hand(4)[:1])) == [Played(4, True)]
-    assert game.view(4)["acted"] == [4]
+    assert game.view(4).to_json()["acted"] == [4]
     game.apply(Play(3, game.hand(3)[:1]))
     game.apply(Play(2, game.hand(2)[:1]))
     assert game.phase is Phase.VOTE
@@ -255,7 +255,7 @@ def test_teams_option_lets_the_voter_vote_for_the_teammate_card() -> None:
     for seat in (4, 2, 3):
         game.apply(Play(seat, game.hand(seat)[:1]))
     game.apply(Vote(1, (slot_of_owner(game, 4),)))
-    assert game.view(1)["my_vote"] == [slot_of_owner(game, 4)]
+    assert game.view(1).to_json()["my_vote"] == [slot_of_owner(game, 4)]
 
 
 # ------------------------------------------------------------------ voting
@@ -277,8 +277,8 @@ def test_votes_are_secret_changeable_and_the_storyteller_does_not_vote() -> None
     assert refused(game, Vote(voter, ())) == "wrong_token_count"
     assert game.apply(Vote(voter, (other,))) == [Voted(voter, False)]
     assert game.apply(Vote(voter, (own % 5 + 1 if own % 5 + 1 != own else 1,)))[0] == Voted(voter, True)
-    assert game.view(game.voters[1])["my_vote"] == []
-    assert game.view(game.voters[1])["acted"] == [voter]
+    assert game.view(game.voters[1]).to_json()["my_vote"] == []
+    assert game.view(game.voters[1]).to_json()["acted"] == [voter]
 
 
 def test_seven_or_more_vote_with_one_or_two_tokens_on_different_cards() -> None:
@@ -290,7 +290,7 @@ def test_seven_or_more_vote_with_one_or_two_tokens_on_different_cards() -> None:
     assert refused(game, Vote(voter, (free[0], free[0]))) == "same_slot"
     assert refused(game, Vote(voter, tuple(free[:3]))) == "wrong_token_count"
     game.apply(Vote(voter, (free[1], free[0])))
-    assert game.view(voter)["my_vote"] == sorted(free[:2])
+    assert game.view(voter).to_json()["my_vote"] == sorted(free[:2])
     legal = game.legal_actions(voter)
     assert len(legal) == 6 + 15, "six single votes and every pair of different slots"
 
@@ -308,7 +308,7 @@ def test_party_everyone_votes_even_for_their_own_card_and_the_storyteller_places
         game.apply(Vote(seat, (slot_of_owner(game, seat),)))
     assert list(game.awaiting) == [storyteller], "waiting for the red token"
     game.apply(PlaceRed(storyteller, own % 6 + 1))
-    assert game.view(None)["phase"] == "clue"
+    assert game.view(None).to_json()["phase"] == "clue"
     assert game.last_result is not None
     assert game.last_result.red == own % 6 + 1
     # Everyone voted alone for their own card: c = 1 scores nothing.
@@ -357,7 +357,7 @@ def test_the_reveal_shows_everything_once_the_last_vote_is_in() -> None:
         )
         votes[voter] = choice
         game.apply(Vote(voter, (choice,)))
-    result = game.view(None)["last_round"]
+    result = game.view(None).to_json()["last_round"]
     assert result["clue"] == "Freedom"
     assert result["storyteller_card"] == card
     assert result["owners"] == list(game.last_result.owners)  # type: ignore[union-attr]
@@ -413,7 +413,7 @@ def test_after_the_end_nothing_more_is_accepted_and_ties_share_the_win() -> None
     best = max(game.scores)
     assert game.outcome.winners == tuple(s for s in range(4) if game.scores[s] == best)
     assert len(game.outcome.winners) > 1
-    assert game.view(0)["outcome"]["winners"] == list(game.outcome.winners)
+    assert game.view(0).to_json()["outcome"]["winners"] == list(game.outcome.winners)
     assert game.legal_actions(0) == []
     assert refused(game, Vote(0, (1,))) == "game_over"
 

@@ -260,7 +260,7 @@ def perturbed_views(game: Game, seat: int | None, rng: random.Random) -> list[di
             plays[a] = [table[j] if card == table[i] else card for card in plays[a]]
             plays[b] = [table[i] if card == table[j] else card for card in plays[b]]
             owners[i], owners[j] = b, a
-            views.append(Game.from_json(changed).view(seat))
+            views.append(Game.from_json(changed).view(seat).to_json())
         # Where the others' tokens went.
         changed = copy.deepcopy(state)
         for voter in state["voters"]:
@@ -269,7 +269,7 @@ def perturbed_views(game: Game, seat: int | None, rng: random.Random) -> list[di
                 changed["votes"][voter] = list(rng.choice(legal).slots)
         if state["red"] is not None and seat != game.storyteller:
             changed["red"] = rng.randrange(1, len(state["table"]) + 1)
-        views.append(Game.from_json(changed).view(seat))
+        views.append(Game.from_json(changed).view(seat).to_json())
     # What the others hold and what lies in the pile.
     changed = copy.deepcopy(state)
     pool = [c for other, hand in enumerate(changed["hands"]) if other != seat for c in hand] + changed["pile"]
@@ -282,7 +282,7 @@ def perturbed_views(game: Game, seat: int | None, rng: random.Random) -> list[di
         if other != seat:
             changed["hands"][other] = [swap.get(c, c) for c in hand]
     changed["pile"] = [swap.get(c, c) for c in changed["pile"]]
-    views.append(Game.from_json(changed).view(seat))
+    views.append(Game.from_json(changed).view(seat).to_json())
     return views
 
 
@@ -305,7 +305,7 @@ def _test_views_show_only_what_the_seat_may_know(setup: tuple[Game, random.Rando
         if chaos.random() < 0.85:
             continue
         for seat in [None, *range(game.seats)]:
-            view = game.view(seat)
+            view = game.view(seat).to_json()
             assert json.loads(json.dumps(view)) == view, "a view is plain JSON"
             assert not card_leaves(view, hidden_cards(game, seat)), "a view shows a hidden card"
             for other in perturbed_views(game, seat, chaos):

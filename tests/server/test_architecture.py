@@ -25,12 +25,12 @@ LAYERS = {
 #: what each part of the server may import of the server (docs/architecture.md)
 INFRASTRUCTURE = {"config", "metrics", "logs"}
 PARTS: dict[str, set[str]] = {
-    "protocol": {"entries"},
+    "protocol": {"entries", "snapshots"},
     "entries": set(),
     "errors": set(),
     "room_settings": {"entries", "errors"},
     "room": {"entries", "errors", "room_settings", "snapshots"},
-    "snapshots": set(),
+    "snapshots": {"entries"},
     "connections": {"protocol"},
     "presence": {"connections", "room"},
     "rooms": {"entries", "errors", "presence", "room"},

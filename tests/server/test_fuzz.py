@@ -214,7 +214,7 @@ def room_record(room: Any) -> dict[str, Any]:
         "chat": [[said.member, said.text, said.team_only] for said, _ in room.chat],
         "client_ids": {json.dumps([member, cid]): seq for (member, cid), seq in room.client_ids.items()},
         "views": {
-            str(member): {k: v for k, v in room.snapshot(member).items() if k != "seq"}
+            str(member): {k: v for k, v in room.snapshot(member).to_json().items() if k != "seq"}
             for member in [None, *room.members]
         },
     }

@@ -38,6 +38,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from fabula.rules import Game, Phase
@@ -215,8 +216,9 @@ async def play_table(server: LiveServer, mode: str, seats: int, options: dict[st
 
 
 def plain(value: Any) -> Any:
-    """``value`` as it reads after a trip through JSON (tuples become lists)."""
-    return json.loads(json.dumps(value))
+    """``value`` as it reads after a trip through JSON, as the server encodes it (tuples become
+    lists, a view or snapshot its JSON object)."""
+    return json.loads(msgspec.json.encode(value))
 
 
 def hand_hidden(game: Game, seat: int | None) -> bool:

@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,10 +19,12 @@ from PIL import Image
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cli import build_parser
-from fabula.rules import MODES
+from fabula.rules import MODES, IllegalAction
+from fabula.rules.clues import clean_clue
 from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
 from fabula.server.entries import Acted, RoomSettings, decode
+from fabula.server.protocol import AddBot
 from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import CODE_ALPHABET
 
@@ -119,6 +122,36 @@ async def test_the_client_page_carries_what_api_modes_answers(server: LiveServer
         carried = re.search(r'<script type="application/json" id="choices">(.*?)</script>', page, flags=re.DOTALL)
         assert carried, page
         assert json.loads(carried[1]) == modes
+
+
+@pytest.mark.anyio
+async def test_api_modes_gives_the_seats_limits_and_default_the_server_holds_to(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        choices = (await http.get("/api/modes")).json()
+        for mode in choices["modes"]:
+            counts = mode["seat_counts"]
+            assert counts == list(MODES[mode["name"]].seat_counts)
+            assert mode["seats"] == [counts[0], counts[-1]]
+        limits = choices["text_max"]
+        longest = await http.post("/api/rooms", json={"name": "n" * limits["name"], "colour": "red"})
+        too_long = await http.post("/api/rooms", json={"name": "n" * (limits["name"] + 1), "colour": "red"})
+    assert longest.status_code == 201, longest.text
+    assert too_long.status_code == 400
+    assert too_long.json()["error"]["code"] == "name_too_long"
+    assert clean_clue("c" * limits["clue"]) == "c" * limits["clue"]
+    with pytest.raises(IllegalAction) as refused:
+        clean_clue("c" * (limits["clue"] + 1))
+    assert refused.value.code == "clue_too_long"
+    host = Client(server.url, longest.json()["code"], longest.json()["token"])
+    await host.connect()
+    said = await host.request({"type": "say", "text": "s" * limits["chat"]})
+    refused_chat = await host.request({"type": "say", "text": "s" * (limits["chat"] + 1)})
+    await host.close()
+    assert said["type"] == "ack"
+    assert (refused_chat["type"], refused_chat["code"]) == ("error", "message_too_long")
+    # the lobby's first offer is the level a bot gets when none is named, one of the levels
+    assert AddBot(id="b").level == choices["default_bot_level"] in choices["bot_levels"]
+    assert set(typing.get_args(typing.get_type_hints(AddBot)["level"])) == set(BOT_LEVELS)
 
 
 @pytest.mark.anyio

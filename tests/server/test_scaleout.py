@@ -360,7 +360,7 @@ async def test_conflicting_messages_through_both_processes_are_never_applied_twi
         assert (entries[seq].by, entries[seq].client_id) == (member, mid)
     assert len([entry for entry in entries if entry.client_id in ("start-a", "start-b")]) == 1
     # every process ends in the state the log replays to
-    replayed = replay(code, entries).snapshot(None)
+    replayed = replay(code, entries).snapshot(None).to_json()
     final = [await watcher.wait_state(lambda r: r["seq"] == len(entries)) for watcher in watchers]
     for seen in final:
         assert seen["game"] == replayed["game"]

@@ -153,7 +153,9 @@ def rule_sections() -> list[str]:
 
 
 def modes() -> list[str]:
-    client = _js_string_array(r"\bMODES\s*=\s*\[(.*?)\]", scripts()["screens/start.js"])
+    # the start screen offers the modes /api/modes lists (written into the page as CHOICES)
+    assert re.search(r"\bMODES\s*=\s*CHOICES\.modes\.map\(", scripts()["screens/start.js"])
+    client = [mode["name"] for mode in room_choices()["modes"]]
     assert set(client) == set(MODES), f"the client offers {client}, the rules know {list(MODES)}"
     return list(MODES)
 

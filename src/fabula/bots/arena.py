@@ -127,7 +127,7 @@ _ACTION_TYPES = (Tell, BlindClue, Play, Propose, Vote, PlaceRed)
 def checked_move(bot: Bot, level: str, game: Game, seat: int) -> Action:
     """Ask ``bot`` (of ``level``) for ``seat``'s move; `IllegalBotMove` unless it is legal now."""
     legal = game.legal_actions(seat)
-    move: object = bot.choose(game.view(seat), legal)
+    move: object = bot.choose(game.view(seat).to_json(), legal)
     if not isinstance(move, _ACTION_TYPES):
         raise IllegalBotMove(level, seat, move, "not an action", game)
     if move.seat != seat:

@@ -1,8 +1,9 @@
 """The one interface every player that is not a person implements.
 
-A bot sees exactly what a person in its seat would: that seat's view, plus the list of moves
-the seat may make now. The same bots run inside a room on the server and as external clients
-over the WebSocket protocol (`fabula bot`).
+A bot sees exactly what a person in its seat would: that seat's view as the JSON object a
+browser receives (`SeatView.to_json`), plus the list of moves the seat may make now. The same
+bots run inside a room on the server and as external clients over the WebSocket protocol
+(`fabula bot`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class RandomBot:
     >>> from fabula.rules import Game
     >>> game = Game.new("odyssey", seats=4, seed=1)
     >>> seat = game.awaiting[0]
-    >>> move = RandomBot(random.Random(0)).choose(game.view(seat), game.legal_actions(seat))
+    >>> move = RandomBot(random.Random(0)).choose(game.view(seat).to_json(), game.legal_actions(seat))
     >>> type(move).__name__, bool(move.clue)
     ('Tell', True)
     """
@@ -54,6 +55,8 @@ class RandomBot:
 #: What a host can pick, weakest first: "random" plays blind; the others read the clue (see
 #: `fabula.bots.semantic.player`).
 BOT_LEVELS = ("random", "easy", "normal", "hard")
+#: The level the host is offered first.
+DEFAULT_BOT_LEVEL = "normal"
 
 
 #: The languages of the web client, each with its name in itself (what its language menu shows;

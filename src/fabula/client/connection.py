@@ -21,7 +21,7 @@ from typing import Any, Self
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from fabula.server.protocol import Ack, ClientMessage, Error, Hello, Language, LegalMoves, Pong, State, Welcome
+from fabula.server.protocol import Ack, ClientMessage, Error, Hello, Language, LegalMoves, Pong, Welcome
 
 from .http import websocket_url
 from .wire import HELLO_REPLY_TYPES, REPLY_TYPES, Received, decode, encode, message_ids, reply_types
@@ -219,8 +219,8 @@ class Client:
             del self.received[:forget]
             self.dropped += forget
         message = received.message
-        if isinstance(message, State):
-            self.room = message.room
+        if received.type == "state":
+            self.room = received.data["room"]
         elif isinstance(message, Welcome):
             self.welcome = message
             self._welcomes += 1
@@ -315,9 +315,9 @@ class Client:
         self, test: Callable[[dict[str, Any]], bool], start: int = 0, timeout: float | None = 10
     ) -> dict[str, Any]:
         """The room of the first state from number ``start`` on for which ``test(room)`` holds."""
-        found = await self.wait_for(lambda r: isinstance(r.message, State) and test(r.message.room), start, timeout)
-        assert isinstance(found.message, State)
-        return found.message.room
+        found = await self.wait_for(lambda r: r.type == "state" and test(r.data["room"]), start, timeout)
+        room: dict[str, Any] = found.data["room"]
+        return room
 
     async def messages(self, start: int | None = None) -> AsyncIterator[Received]:
         """Every message from number ``start`` (default: the next) on, as it arrives, until the

@@ -1,12 +1,12 @@
 """Messages on the wire: client messages encoded as the server reads them, server messages decoded
 both as the JSON object sent and as the typed message of `fabula.server.protocol`.
 
->>> from fabula.server.protocol import Hello, State
+>>> from fabula.server.protocol import Ack, Hello
 >>> encode(Hello(id="a1", token="secret"))
 b'{"type":"hello","id":"a1","token":"secret"}'
->>> received = decode('{"type":"state","room":{"seq":3}}')
->>> received.type, received.data["room"], isinstance(received.message, State)
-('state', {'seq': 3}, True)
+>>> received = decode('{"type":"ack","id":"a1","seq":3}')
+>>> received.type, received.data["seq"], received.message
+('ack', 3, Ack(id='a1', seq=3))
 """
 
 from __future__ import annotations

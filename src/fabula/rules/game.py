@@ -34,7 +34,7 @@ from .randomness import below, checked_seed
 from .results import Outcome, RoundResult
 from .state import Phase
 from .table import Turn
-from .views import SharedJson, seat_view, seat_views
+from .views import SeatView, seat_view, seat_views
 
 __all__ = ["CLUE_MAX", "STATE_FORMAT", "Game", "Phase", "clean_clue", "numbered_deck"]
 
@@ -46,7 +46,6 @@ class Game:
 
     __slots__ = (
         "_cards",
-        "_json",
         "_play_actions",
         "_turn",
         "_vote_actions",
@@ -77,7 +76,6 @@ class Game:
     # Actions are values, so legal_actions hands out the same ones again: per seat, by card/slot.
     _play_actions: list[dict[str, Play]]
     _vote_actions: list[list[Vote]]
-    _json: SharedJson
 
     # ---------------------------------------------------------------- creating
 
@@ -128,7 +126,6 @@ class Game:
         seats = self.rules.seats
         self._play_actions = [{} for _ in range(seats)]
         self._vote_actions = [[] for _ in range(seats)]
-        self._json = SharedJson.of(self)
 
     def _start_turn(self) -> None:
         self.phase = Phase.CLUE
@@ -365,14 +362,14 @@ class Game:
 
     # ---------------------------------------------------------------- views
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see (``None``: a spectator). See `fabula.rules.views`."""
-        return seat_view(self, seat, self._json)
+        return seat_view(self, seat)
 
-    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, SeatView]:
         """The views of several seats at once, as `view` gives them one by one (cheaper: what they
         share is built once, and shared)."""
-        return seat_views(self, seats, self._json)
+        return seat_views(self, seats)
 
     # ---------------------------------------------------------------- state
 
@@ -384,7 +381,6 @@ class Game:
         other.last_result, other.outcome = self.last_result, self.outcome
         other._cards, other._turn = self._cards.copy(), self._turn.copy()
         other._play_actions, other._vote_actions = self._play_actions, self._vote_actions
-        other._json = self._json.copy()
         return other
 
     def to_json(self) -> dict[str, Any]:

@@ -125,6 +125,8 @@ class Ruleset:
     may_vote: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
     #: ``proposers[storyteller]``: the seats that `may_propose` while ``storyteller`` tells, likewise
     proposers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: the options as every view shows them (`Options.to_json`), built once: shared, read-only
+    options_json: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         seats = self.seat_order
@@ -132,6 +134,7 @@ class Ruleset:
         proposers = tuple(tuple(s for s in seats if self.may_propose(s, teller)) for teller in seats)
         object.__setattr__(self, "may_vote", may_vote)
         object.__setattr__(self, "proposers", proposers)
+        object.__setattr__(self, "options_json", self.options.to_json(self.mode.name))
 
     @classmethod
     def create(cls, mode: str, seats: int, options: Mapping[str, Any] | None = None) -> Ruleset:

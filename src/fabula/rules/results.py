@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from .scoring import Points
 
@@ -23,33 +25,34 @@ class RoundResult:
     Per-seat tuples are indexed by seat; per-slot tuples by slot - 1.
     """
 
-    round: int
-    storyteller: int
-    clue: str
-    storyteller_card: str
-    #: the card in each slot
-    table: tuple[str, ...]
-    #: the owner of each slot's card
-    owners: tuple[int, ...]
-    #: the slots each seat's tokens went on (empty for a seat that did not vote)
-    votes: tuple[tuple[int, ...], ...]
-    #: party: the slot under the red token
-    red: int | None
-    voters: tuple[int, ...]
-    #: the voters who found the storyteller's card
-    finders: tuple[int, ...]
-    #: points gained this round, by seat (in teams, each member shows the team's points)
-    points: tuple[int, ...]
-    #: scores after the round
-    scores: tuple[int, ...]
-    #: whether the storyteller (or their team) scored as storyteller this round
-    storyteller_scored: bool
-    #: why each seat gained its points: per seat, a list of ``{reason, points, count}`` whose points
-    #: add up to the seat's. Reasons: ``told``, ``found``, ``missed``, ``all_found``, ``none_found``,
-    #: ``single_token``, ``decoys`` (``count``: the votes, before the cap); party: ``crowd``,
-    #: ``alone``, ``red`` (``count``: the image's green votes), or with the owner basis ``owned_crowd``,
-    #: ``owned_alone``, ``owned_red``, ``owned_unchosen``. In teams each member shows the team's.
-    reasons: tuple[tuple[Points, ...], ...] = ()
+    round: Annotated[int, Meta(description="the round's number")]
+    storyteller: Annotated[int, Meta(description="the storyteller's seat")]
+    clue: Annotated[str, Meta(description="the clue")]
+    storyteller_card: Annotated[str, Meta(description="the storyteller's card")]
+    table: Annotated[tuple[str, ...], Meta(description="the card in each slot")]
+    owners: Annotated[tuple[int, ...], Meta(description="the owner of each slot's card")]
+    votes: Annotated[
+        tuple[tuple[int, ...], ...],
+        Meta(description="the slots each seat's tokens went on (empty for a seat that did not vote)"),
+    ]
+    red: Annotated[int | None, Meta(description="party: the slot under the red token")]
+    voters: Annotated[tuple[int, ...], Meta(description="the seats that voted")]
+    finders: Annotated[tuple[int, ...], Meta(description="the voters who found the storyteller's card")]
+    points: Annotated[
+        tuple[int, ...],
+        Meta(description="points gained this round, by seat (in teams, each member shows the team's points)"),
+    ]
+    scores: Annotated[tuple[int, ...], Meta(description="scores after the round")]
+    storyteller_scored: Annotated[
+        bool, Meta(description="whether the storyteller (or their team) scored as storyteller this round")
+    ]
+    reasons: Annotated[
+        tuple[tuple[Points, ...], ...],
+        Meta(
+            description="why each seat gained its points: per seat, the `Points` that add up to the seat's "
+            "(in teams each member shows the team's)"
+        ),
+    ] = ()
 
     def to_json(self) -> dict[str, Any]:
         # not dataclasses.asdict: its deep copy made this a third of a server's cost per action
@@ -86,10 +89,9 @@ class Outcome:
     True
     """
 
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    #: teams mode: the winning team indices
-    winning_teams: tuple[int, ...] | None
+    winners: Annotated[tuple[int, ...], Meta(description="the seats tied for the most points")]
+    scores: Annotated[tuple[int, ...], Meta(description="the final scores by seat")]
+    winning_teams: Annotated[tuple[int, ...] | None, Meta(description="teams mode: the winning team indices")]
 
     @classmethod
     def decide(cls, scores: Sequence[int], team_of: Sequence[int] | None) -> Outcome:

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+
+from msgspec import Meta
 
 if TYPE_CHECKING:
     from .modes import Ruleset
@@ -112,9 +114,11 @@ class Points:
       as ``owned_crowd``, ``owned_alone``, ``owned_red`` and ``owned_unchosen`` (no vote), per card.
     """
 
-    reason: str
-    points: int
-    count: int | None = None
+    reason: Annotated[str, Meta(description="why (the list above)")]
+    points: Annotated[int, Meta(description="how many points")]
+    count: Annotated[
+        int | None, Meta(description="`decoys`: the votes, before the cap; `crowd`: the image's green votes")
+    ] = None
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "points": self.points, "count": self.count}

@@ -39,11 +39,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fabula.bots.base import BOT_LEVELS, LANGUAGE_NAMES
+from fabula.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, LANGUAGE_NAMES
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.original import original_deck
-from fabula.rules import MODES, RulesError
+from fabula.rules import CLUE_MAX, MODES, RulesError
 
 from .backends import describe, open_backends
 from .config import Config
@@ -52,7 +52,7 @@ from .entries import TIMER_RANGE
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
-from .room_settings import COLOURS, seat_range
+from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 from .seats import RoomLimit
 from .service import RoomService, settings_from
 
@@ -95,14 +95,22 @@ def room_choices() -> dict[str, Any]:
     """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers."""
     return {
         "modes": [
-            {"name": mode.name, "summary": mode.summary, "seats": list(seat_range(mode.name))}
+            {
+                "name": mode.name,
+                "summary": mode.summary,
+                "seats": list(seat_range(mode.name)),
+                "seat_counts": list(mode.seat_counts),
+            }
             for mode in MODES.values()
         ],
         "colours": list(COLOURS),
         # the lobby's order: the levels that read the clue, weakest first, then the one that plays blind
         "bot_levels": sorted(BOT_LEVELS, key=lambda level: level == "random"),
+        "default_bot_level": DEFAULT_BOT_LEVEL,
         "languages": [{"code": code, "name": name} for code, name in LANGUAGE_NAMES.items()],
         "timer_seconds": list(TIMER_RANGE),
+        # characters, as the server counts them after cleaning (a longer one is refused)
+        "text_max": {"name": NAME_MAX, "clue": CLUE_MAX, "chat": CHAT_MAX},
     }
 
 

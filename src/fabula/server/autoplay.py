@@ -149,7 +149,7 @@ class AutoPlayers:
         must be awaiting it)."""
         game = room.game
         assert game is not None
-        view, legal = game.view(seat), game.legal_actions(seat)
+        view, legal = game.view(seat).to_json(), game.legal_actions(seat)
         if level == "random":
             return RandomBot(rng).choose(view, legal)
         bot = make_bot(level, rng, cards=self.cards_of(room), memory=self.memory(), language=language)

@@ -12,11 +12,12 @@ Act(id='m1', action={'type': 'vote', 'slots': [2]})
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
 from .entries import RoomSettings
+from .snapshots import RoomSnapshot
 
 #: Ids are the client's: any short string.
 ID_MAX = 64
@@ -33,13 +34,26 @@ ActionValue = Number | str | bool | None | Annotated[list[Number | str], msgspec
 Language = Literal["en", "zh-Hant", "zh-Hans"]
 
 
+#: What a host's message is answered with.
+HOST_REPLY = "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`"
+
+
+#: What a host's message is answered with.
+HOST_REPLY = "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`"
+
+
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
     id: MessageId
+
+    #: what the server answers this message with (for docs/protocol.md)
+    reply: ClassVar[str]
 
 
 class Hello(ClientMessage, tag="hello"):
     """First message on a connection: take a seat with its token, or watch (``token`` null).
     ``language``: the client's, in which a bot standing in for this seat gives its clues."""
+
+    reply: ClassVar[str] = "`welcome`, then a `state`; or `error` (`bad_token`, `no_room`, `already_greeted`)"
 
     token: str | None = None
     language: Language | None = None
@@ -48,15 +62,23 @@ class Hello(ClientMessage, tag="hello"):
 class Act(ClientMessage, tag="act"):
     """A move in the game, as the engine's actions write it (``seat`` may be left out)."""
 
+    reply: ClassVar[str] = (
+        "a `state` to every connection, then `ack`; or `error` (the engine's code, e.g. `wrong_phase`)"
+    )
+
     action: Annotated[dict[str, ActionValue], msgspec.Meta(max_length=8)]
 
 
 class Legal(ClientMessage, tag="legal"):
     """Ask for the moves your seat may make now (a bot's shortcut; a clue is left null)."""
 
+    reply: ClassVar[str] = "`legal` (changes nothing; answered afresh every time)"
+
 
 class Say(ClientMessage, tag="say"):
     """A chat message to the table, or (``team_only``, mode `teams`) to your teammate."""
+
+    reply: ClassVar[str] = "a `chat` to every connection that may read it, then `ack`"
 
     text: Annotated[str, msgspec.Meta(max_length=1000, description="cleaned, then at most 300 characters")]
     team_only: bool = False
@@ -67,17 +89,26 @@ class Leave(ClientMessage, tag="leave"):
     or, ``for_good``, for the rest of the game (your token stops working; someone may take the
     seat over)."""
 
+    reply: ClassVar[str] = (
+        "a `state` to every connection, then `ack` (after `for_good` or in the lobby, your connection goes on "
+        "as a spectator's)"
+    )
+
     for_good: bool = False
 
 
 class ChangeSettings(ClientMessage, tag="settings"):
     """Host, before the start: mode, options, decks and timers."""
 
+    reply: ClassVar[str] = HOST_REPLY
+
     settings: RoomSettings
 
 
 class SetTeams(ClientMessage, tag="teams"):
     """Host, mode `teams`: who plays with whom (members, in pairs); the rest are paired in order."""
+
+    reply: ClassVar[str] = HOST_REPLY
 
     pairs: Annotated[list[Annotated[list[Number], msgspec.Meta(max_length=2)]], msgspec.Meta(max_length=12)]
 
@@ -87,6 +118,9 @@ class AddBot(ClientMessage, tag="add_bot"):
     and ``hard`` read the clue and the cards' descriptions (on a deck without descriptions they
     play blind too)."""
 
+    reply: ClassVar[str] = HOST_REPLY
+
+    #: `fabula.bots.base.BOT_LEVELS` (a test holds them equal: a Literal cannot be built from a tuple)
     level: Literal["random", "easy", "normal", "hard"] = "normal"
     #: the language of the bot's clues (the web client sends its own); it reads clues in any
     language: Language = "en"
@@ -96,11 +130,15 @@ class Kick(ClientMessage, tag="kick"):
     """Host: remove a member (a bot, or a person — whose seat a bot then plays). Every connection
     of a removed person is told (`error` ``removed``, id null) and goes on as a spectator's."""
 
+    reply: ClassVar[str] = HOST_REPLY
+
     member: Number
 
 
 class PassHost(ClientMessage, tag="pass_host"):
     """Host: hand hosting to another person in the room."""
+
+    reply: ClassVar[str] = HOST_REPLY
 
     member: Number
 
@@ -108,18 +146,28 @@ class PassHost(ClientMessage, tag="pass_host"):
 class Start(ClientMessage, tag="start"):
     """Host: start the game with the members present."""
 
+    reply: ClassVar[str] = HOST_REPLY
+
 
 class Rematch(ClientMessage, tag="rematch"):
     """Host, after the end: a new game with the same seats."""
+
+    reply: ClassVar[str] = HOST_REPLY
 
 
 class End(ClientMessage, tag="end"):
     """Host, during a game: end it now; the scores as they stand decide (the round being played
     does not count)."""
 
+    reply: ClassVar[str] = (
+        "a `state` (the game over) to every connection, then `ack`; from anyone but the host, `error` `not_host`"
+    )
+
 
 class Ping(ClientMessage, tag="ping"):
     """Answered by ``pong``; keeps a connection through proxies that close idle ones."""
+
+    reply: ClassVar[str] = "`pong` (also for a spectator)"
 
 
 AnyClientMessage = (
@@ -156,7 +204,7 @@ class State(ServerMessage, tag="state"):
     """The room as you may see it, your seat's game view included. Sent on connecting and after
     every accepted change; each one is complete, so a client just renders the newest."""
 
-    room: dict[str, Any]
+    room: RoomSnapshot
 
 
 class Ack(ServerMessage, tag="ack"):
@@ -175,11 +223,19 @@ class Error(ServerMessage, tag="error"):
 
 
 class LegalMoves(ServerMessage, tag="legal"):
+    """Answer to ``legal``: the actions your seat may make now, in the form ``act`` takes them (a
+    ``tell`` or ``blind_clue`` comes with ``clue`` null: fill it in). Empty when nothing is awaited
+    of you."""
+
     id: str
     actions: list[dict[str, Any]]
 
 
 class ChatLine(ServerMessage, tag="chat"):
+    """One chat line, sent to every connection that may read it when someone says something
+    (``team_only``: only to the pair's connections); ``welcome`` carries the recent ones. ``at``
+    is Unix time."""
+
     member: int
     name: str
     text: str
@@ -188,6 +244,8 @@ class ChatLine(ServerMessage, tag="chat"):
 
 
 class Pong(ServerMessage, tag="pong"):
+    """Answer to ``ping``."""
+
     id: str
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -47,6 +47,7 @@ from .entries import (
 )
 from .errors import RoomError
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
+from .snapshots import RoomSnapshot, StoodIn
 
 CHAT_KEPT = 100
 #: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
@@ -83,8 +84,8 @@ class Member:
     #: the language of a bot's clues
     bot_language: str = "en"
     #: the moves a bot made for this person since their own last move (what to tell them on
-    #: their return): each ``{"round": n, "action": the engine's JSON, "because": "away" | "time"}``
-    stood_in: list[dict[str, Any]] = field(default_factory=list)
+    #: their return)
+    stood_in: list[StoodIn] = field(default_factory=list)
 
     @property
     def gone_for_good(self) -> bool:
@@ -212,7 +213,7 @@ class Room:
 
     def snapshot(
         self, member: int | None, present: Collection[int] = (), stand_in_at: Mapping[int, float] | None = None
-    ) -> dict[str, Any]:
+    ) -> RoomSnapshot:
         """What ``member`` (None: a spectator) may know of the room, its own seat's game view
         included; ``present``: the members connected now (bots always are); ``stand_in_at``:
         when a bot starts playing for each person who is gone (their grace period's end)."""
@@ -223,7 +224,7 @@ class Room:
         members: Iterable[int | None],
         present: Collection[int] = (),
         stand_in_at: Mapping[int, float] | None = None,
-    ) -> dict[int | None, dict[str, Any]]:
+    ) -> dict[int | None, RoomSnapshot]:
         """`snapshot` of each of ``members`` at once: the part they share is built once."""
         return snapshots.of(self, members, present, stand_in_at or {})
 
@@ -416,7 +417,7 @@ class Room:
         read = action.to_json()
         mover = self.members[entry.member]
         if entry.auto:
-            mover.stood_in.append({"round": before[0], "action": read, "because": entry.because or "away"})
+            mover.stood_in.append(StoodIn(before[0], read, entry.because or "away"))
         else:
             mover.stood_in.clear()
         if (game.round, game.phase) != before:

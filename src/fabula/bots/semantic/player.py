@@ -28,8 +28,8 @@ the table a little differently, as people do (without it, identical bots would a
 >>> game = Game.new("odyssey", seats=4, seed=2, deck=[card.id for card in deck.cards])
 >>> bot = SemanticBot(PERSONAS["hard"], {card.id: card for card in deck.cards}, random.Random(1))
 >>> teller = game.awaiting[0]
->>> move = bot.choose(game.view(teller), game.legal_actions(teller))
->>> type(move).__name__, move.card in game.view(teller)["hand"], 0 < len(move.clue) <= 200
+>>> move = bot.choose(game.view(teller).to_json(), game.legal_actions(teller))
+>>> type(move).__name__, move.card in game.view(teller).hand, 0 < len(move.clue) <= 200
 ('Tell', True, True)
 """
 

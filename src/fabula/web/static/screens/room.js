@@ -29,7 +29,7 @@ import { buildReveal } from "./reveal.js";
 
 /** What a host can pick when adding a bot, in the server's order for the menu. */
 const BOT_LEVELS = CHOICES.bot_levels;
-const SEAT_RANGES = { odyssey: [3, 12], party: [6, 12], teams: [6, 12], classic: [3, 6] };
+const SEAT_RANGES = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seats]));
 
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
@@ -73,7 +73,7 @@ export function roomScreen(ctx, code, watch) {
     wasAwaited: false,
     swapPick: null, // teams lobby: the first player the host tapped to change places
     storySeen: sessionStorage.getItem(`fabula.story.${code}`) || "",
-    botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : "normal",
+    botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : CHOICES.default_bot_level,
   };
   const partnerOnly = () => ui.teamChat ?? ui.room?.settings.mode === "teams";
   const table = new Table(code, seat?.token ?? null, {
@@ -796,7 +796,7 @@ export function roomScreen(ctx, code, watch) {
     if (tell.length || blind.length) {
       const input = h("input.clue-input", {
         name: "clue",
-        maxlength: 200,
+        maxlength: CHOICES.text_max.clue,
         placeholder: t("table.clue_placeholder"),
         "aria-label": t("table.clue_label"),
         value: ui.clue,
@@ -984,7 +984,7 @@ export function roomScreen(ctx, code, watch) {
     const teams = room.settings.mode === "teams";
     const input = h("input", {
       name: "chat",
-      maxlength: 300,
+      maxlength: CHOICES.text_max.chat,
       placeholder: teams && partnerOnly() ? t("chat.team_placeholder") : t("chat.placeholder"),
       "aria-label": t("chat.label"),
       "data-keep": "chat",

@@ -7,12 +7,17 @@ import { RABBITS, rabbit } from "../rabbits.js";
 import { api, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
 import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 
-const MODES = ["odyssey", "party", "teams", "classic"];
-const SEATS = { odyssey: "3–12", party: "6–12", teams: null, classic: "3–6" };
-const NAME_MAX = 24;
+const MODES = CHOICES.modes.map((mode) => mode.name);
+const SEAT_COUNTS = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seat_counts]));
+const NAME_MAX = CHOICES.text_max.name;
 const [TIMER_MIN, TIMER_MAX] = CHOICES.timer_seconds;
 const statusText = (status) => ({ lobby: t("home.status_lobby"), playing: t("home.status_playing"), over: t("home.status_over") })[status];
-const seatsOf = (mode) => SEATS[mode] ?? [6, 8, 10, 12].join(t("app.list_separator"));
+// "3–12" for a run of counts, "6, 8, 10, 12" (in the reader's language) for a mode that skips some
+const seatsOf = (mode) => {
+  const counts = SEAT_COUNTS[mode];
+  const [low, high] = [counts[0], counts[counts.length - 1]];
+  return counts.length === high - low + 1 ? `${low}–${high}` : counts.join(t("app.list_separator"));
+};
 
 function errorText(error) {
   if (error.code === "too_many_rooms" && error.details?.retry_after) {
