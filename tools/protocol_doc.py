@@ -5,10 +5,11 @@
 
 Nothing in the page is typed by hand that the code can say itself: the JSON Schemas come from the
 msgspec models (`fabula.server.protocol.schemas`), limits from the modules and `Config` defaults,
-the error codes from their enums (`fabula.errors.ErrorCode`), the fields of a state from real snapshots, and the
-worked exchange from a real server run in this process with a fixed clock, seeds and seat tokens,
-so that two runs write the same bytes. What the code cannot say (what a field means) is written
-below, and the script refuses to run when a field appears that has no description here.
+the error codes from their enums (`fabula.errors.ErrorCode`), the fields of a state from real
+snapshots, and the worked exchange from a real server run in this process with a fixed clock,
+seeds and seat tokens, so that two runs write the same bytes. What the code cannot say (what a
+field means) is written below, and the script refuses to run when a field appears that has no
+description here.
 """
 
 from __future__ import annotations
