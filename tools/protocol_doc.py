@@ -5,18 +5,18 @@
 
 Nothing in the page is typed by hand that the code can say itself: the JSON Schemas come from the
 msgspec models (`fabula.server.protocol.schemas`), limits from the modules and `Config` defaults,
-the error codes from scanning the source, the fields of a state from the types' descriptions, and the
-worked exchange from a real server run in this process with a fixed clock, seeds and seat tokens,
-so that two runs write the same bytes. What the code cannot say (what a field means) is written
-below, and the script refuses to run when a field appears that has no description here.
+the error codes from their enums (`fabula.errors.ErrorCode`), the fields of a state and what
+each means from the types (`msgspec.Meta` descriptions), and the worked exchange from a real
+server run in this process with a fixed clock, seeds and seat tokens, so that two runs write the
+same bytes. The script refuses to run when a message or a field has no description in its type.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import asyncio
 import base64
+import collections
 import dataclasses
 import difflib
 import inspect
@@ -40,8 +40,10 @@ import fabula.server.rooms as rooms_module
 import fabula.server.seats as seats_module
 from fabula.client import Client, Received, encode
 from fabula.commands.serve import WS_HARD_LIMIT
+from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
+from fabula.rules.errors import RuleCode
 from fabula.rules.views import SeatView
 from fabula.server import app as app_module
 from fabula.server import protocol, room_settings, snapshots
@@ -49,26 +51,13 @@ from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
 from fabula.server.entries import TIMER_RANGE, RoomSettings
-from fabula.server.protocol import Hello
+from fabula.server.errors import RoomCode
+from fabula.server.protocol import Hello, ProtocolCode
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
-SOURCE = ROOT / "src" / "fabula"
 #: Columns a pretty-printed JSON value may use before it is broken over lines.
 WIDTH = 100
-
-# ====================================================================== what the code cannot say
-
-#: Where an error code is raised but can never reach a client of the server.
-NOT_SENT = {
-    "rules/rounds.py": "checks a whole round handed over at once, for `fabula score`; a live game never calls it",
-    "rules/game.py:Game.from_json": "restores a stored game; the server rebuilds rooms from their logs instead",
-}
-#: The calls that carry an error code to a client, and which argument is the code.
-RAISERS = {"RoomError": 0, "RoomLimit": 0, "IllegalAction": 0, "InvalidSetup": 0, "RulesError": 0, "BadMessage": 0}
-#: Errors the server sends without raising (`p.Error(id, code, message)`): the code's argument.
-SENDERS = {"Error": 1}
-HTTP_RAISERS = {"error_response": 1}
 
 # ====================================================================== JSON for people
 
@@ -531,148 +520,33 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
             raise RuntimeError(f"{player.name} received frames no step expected")
 
 
-# ====================================================================== error codes from the source
+# ====================================================================== error codes from their enums
+
+#: Every layer's codes, from the lowest layer up (checked against the subclasses of `ErrorCode`).
+CODE_ENUMS: tuple[type[ErrorCode], ...] = (CommonCode, RuleCode, ProtocolCode, RoomCode, app_module.HttpCode)
+#: How the table names where a code can be sent.
+SENT = {Reach.SOCKET: "WebSocket", Reach.HTTP: "HTTP", Reach.BOTH: "both"}
 
 
-@dataclasses.dataclass
-class Raised:
-    code: str
-    kind: str
-    where: str
-    message: str
+def error_codes() -> list[ErrorCode]:
+    """Every code of every layer, by code string; the run stops if an enum is not in `CODE_ENUMS`
+    or a code string is in two."""
+    unlisted = set(ErrorCode.__subclasses__()) - set(CODE_ENUMS)
+    if unlisted:
+        raise RuntimeError(f"add {sorted(cls.__name__ for cls in unlisted)} to CODE_ENUMS in tools/protocol_doc.py")
+    codes = [code for cls in CODE_ENUMS for code in cls]
+    twice = sorted(value for value, count in collections.Counter(code.value for code in codes).items() if count > 1)
+    if twice:
+        raise RuntimeError(f"codes in two enums: {twice}")
+    return sorted(codes, key=lambda code: code.value)
 
 
-def scan_errors() -> tuple[list[Raised], list[str]]:
-    """Every error code the server's modules can send, with where and how; and the skipped places."""
-    files = sorted([*(SOURCE / "server").glob("*.py"), *(SOURCE / "rules").glob("*.py")])
-    trees = {path.relative_to(SOURCE).as_posix(): ast.parse(path.read_text(encoding="utf-8")) for path in files}
-    # what each keyword is given, by function name (to expand codes like f"{what}_empty")
-    keyword_values: dict[tuple[str, str], set[str]] = {}
-    for tree in trees.values():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                for keyword in node.keywords:
-                    if keyword.arg and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
-                        keyword_values.setdefault((node.func.id, keyword.arg), set()).add(keyword.value.value)
-    # the policies of fabula.text each function calls: a refusal it passes on (f"clue_{refused.reason}")
-    # is one code per reason the policy can give, with the policy's message
-    refusals = text_refusals()
-    policies: dict[str, set[str]] = {}
-    for name, tree in trees.items():
-        for call, scope in calls_with_scope(tree):
-            if isinstance(call.func, ast.Name) and call.func.id in refusals:
-                policies.setdefault(f"{name}:{scope}" if scope else name, set()).add(call.func.id)
-    found: list[Raised] = []
-    skipped: set[str] = set()
-    for name, tree in trees.items():
-        for call, scope in calls_with_scope(tree):
-            kind = call.func.id if isinstance(call.func, ast.Name) else call.func.attr  # type: ignore[attr-defined]
-            index = RAISERS.get(kind, HTTP_RAISERS.get(kind, SENDERS.get(kind)))
-            if index is None or len(call.args) <= index:
-                continue
-            if kind in SENDERS and not isinstance(call.args[index], ast.Constant):
-                continue  # passes on a code raised (and listed) elsewhere
-            where = f"{name}:{scope}" if scope else name
-            if name in NOT_SENT or where in NOT_SENT:
-                skipped.add(name if name in NOT_SENT else where)
-                continue
-            raised_as = "HTTP" if kind in HTTP_RAISERS else kind
-            code_node = call.args[index]
-            reason = reason_hole(code_node)
-            if reason is not None:
-                assert isinstance(code_node, ast.JoinedStr)
-                passed_on = [refusal for policy in sorted(policies.get(where, ())) for refusal in refusals[policy]]
-                if not passed_on:
-                    raise RuntimeError(f"{where}: {ast.unparse(code_node)} calls no policy of fabula.text")
-                for given, message_node in passed_on:
-                    values = [ast.Constant(given) if part is reason else part for part in code_node.values]
-                    for code in codes_of(ast.JoinedStr(values=values), scope, keyword_values, where):
-                        found.append(Raised(code, raised_as, where, describe(message_node)))
-                continue
-            message = describe(call.args[index + 1]) if len(call.args) > index + 1 else ""
-            for code in codes_of(code_node, scope, keyword_values, where):
-                found.append(Raised(code, raised_as, where, message))
-    return found, sorted(skipped)
-
-
-def text_refusals() -> dict[str, list[tuple[str, ast.expr]]]:
-    """What each policy of `fabula.text` refuses: function name → (reason, message) of each
-    ``TextRefused(reason, message, length)`` it raises."""
-    tree = ast.parse((SOURCE / "text.py").read_text(encoding="utf-8"))
-    found: dict[str, list[tuple[str, ast.expr]]] = {}
-    for function in tree.body:
-        if not isinstance(function, ast.FunctionDef):
-            continue
-        for node in ast.walk(function):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "TextRefused":
-                reason = node.args[0]
-                if not (isinstance(reason, ast.Constant) and isinstance(reason.value, str)):
-                    raise RuntimeError(f"text.py:{function.name}: a reason the scan cannot read: {ast.unparse(reason)}")
-                found.setdefault(function.name, []).append((reason.value, node.args[1]))
-    return found
-
-
-def reason_hole(node: ast.expr) -> ast.FormattedValue | None:
-    """The ``{refused.reason}`` part of an f-string code that passes on a `fabula.text` refusal."""
-    if not isinstance(node, ast.JoinedStr):
-        return None
-    for part in node.values:
-        if (
-            isinstance(part, ast.FormattedValue)
-            and isinstance(part.value, ast.Attribute)
-            and part.value.attr == "reason"
-        ):
-            return part
-    return None
-
-
-def calls_with_scope(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
-    """Every call by a plain name (and of `SENDERS`), with the qualified name of the function it is in."""
-
-    def walk(node: ast.AST, scope: list[str]) -> Iterator[tuple[ast.Call, str]]:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                yield from walk(child, [*scope, child.name])
-            else:
-                if isinstance(child, ast.Call) and (
-                    isinstance(child.func, ast.Name)
-                    or (isinstance(child.func, ast.Attribute) and child.func.attr in SENDERS)
-                ):
-                    yield child, ".".join(scope)
-                yield from walk(child, scope)
-
-    yield from walk(tree, [])
-
-
-def codes_of(node: ast.expr, scope: str, keyword_values: dict[tuple[str, str], set[str]], where: str) -> list[str]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, ast.Attribute) and node.attr == "code":  # passes on an error raised elsewhere
-        return []
-    if isinstance(node, ast.JoinedStr):
-        holes = [part for part in node.values if isinstance(part, ast.FormattedValue)]
-        if not holes:
-            return ["".join(describe(part) for part in node.values)]
-        if len(holes) == 1 and isinstance(holes[0].value, ast.Name):
-            values = keyword_values.get((scope.rsplit(".", 1)[-1], holes[0].value.id), set())
-            if values:
-                return sorted(
-                    "".join(v if part is holes[0] else describe(part) for part in node.values) for v in values
-                )
-    raise RuntimeError(f"{where}: an error code the scan cannot read: {ast.unparse(node)}")
-
-
-def describe(node: ast.expr | ast.AST) -> str:
-    """A message as written in the source, its holes shown as {expression}."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(describe(part) for part in node.values)
-    if isinstance(node, ast.FormattedValue):
-        return "{" + ast.unparse(node.value) + "}"
-    if isinstance(node, ast.IfExp):
-        return f"{describe(node.body)} / {describe(node.orelse)}"
-    return "{" + ast.unparse(node) + "}"
+def http_status(code: ErrorCode) -> str:
+    """The status ``code`` is sent with over HTTP, and on which route it is sent with another."""
+    if Reach.HTTP not in code.reach:
+        return "—"
+    others = [f"{status} on `{route}`" for (route, other), status in app_module.ROUTE_STATUS.items() if other is code]
+    return "; ".join([str(code.status), *others])
 
 
 def close_codes() -> list[tuple[int, str]]:
@@ -755,7 +629,7 @@ protocol (tests/test_protocol_doc.py fails until you do). -->
 
 How a client creates and joins a room over HTTP and plays over a WebSocket. Everything on this page
 is generated from the code: the JSON Schemas from the msgspec models in `fabula.server.protocol`,
-the limits from the modules and the `fabula serve` defaults, the error codes by scanning the source,
+the limits from the modules and the `fabula serve` defaults, the error codes from their enums,
 and the worked exchange at the end from a real server run by `tools/protocol_doc.py` (so what it
 shows is what the server does). `python tools/protocol_doc.py` rewrites this page; `--check` says
 whether it is current.
@@ -912,8 +786,8 @@ From the docstring of `fabula.server.app`:
 
 {block(routes, "text")}
 
-A refusal is `{{"error": {{"code": …, "message": …}}}}` with status 404 for `no_room`, 429 for the
-`too_many_…` codes and 400 for the others. The examples come from the worked exchange below
+A refusal is `{{"error": {{"code": …, "message": …}}}}` with the HTTP status its code has under
+*Error codes*. The examples come from the worked exchange below
 (`→` the request, `←` the answer).
 
 {(chr(10) + chr(10)).join(examples)}
@@ -1058,32 +932,33 @@ ids are those of the room's decks; slots are numbered from 1 as on the table.
 
 
 def errors_section() -> str:
-    found, skipped = scan_errors()
-    by_code: dict[str, list[Raised]] = {}
-    for raised in found:
-        by_code.setdefault(raised.code, []).append(raised)
-    rows = []
-    for code in sorted(by_code):
-        places = by_code[code]
-        kinds = sorted({p.kind for p in places})
-        wheres = sorted({p.where for p in places})
-        messages = list(dict.fromkeys(p.message for p in places))
-        rows.append([f"`{code}`", ", ".join(kinds), "<br>".join(f"`{w}`" for w in wheres), " / ".join(messages)])
-    skipped_text = "; ".join(f"`{place}` ({NOT_SENT[place]})" for place in skipped)
+    codes = error_codes()
+    sent = [code for code in codes if code.reach]
+    kept = [code for code in codes if not code.reach]
+    enums = "\n".join(f"- `{cls.__name__}` (`{cls.__module__}`): {docstring(cls)}" for cls in CODE_ENUMS)
+    rows = [
+        [f"`{code}`", f"`{type(code).__name__}`", SENT[code.reach], http_status(code), code.meaning] for code in sent
+    ]
+    kept_rows = [[f"`{code}`", f"`{type(code).__name__}`", code.meaning] for code in kept]
     return f"""
 ## Error codes
 
-Collected by `tools/protocol_doc.py` by scanning `src/fabula/server/` and `src/fabula/rules/` for
-the code given to `RoomError`, `IllegalAction`, `InvalidSetup`, `RulesError` and `BadMessage`
-(sent as `error` over the WebSocket, or as `{{"error": …}}` over HTTP) and to `error_response`
-(HTTP only). Codes built with an f-string are expanded from the calls of their function. Left
-out as never reaching a client: {skipped_text}. The messages are the source's, with `{{…}}` for
-what is filled in. Which requests can meet a code follows from where it is raised:
-`server/app.py` and `RoomService.create_room`/`join`/`summary` are HTTP, `RoomService._…` and the
-rules are WebSocket, `server/room.py` both (a join comes over HTTP, everything else over the
-WebSocket).
+Every refusal's `code` is a member of an enum, one per layer, kept with that layer's errors:
 
-{table(["code", "raised as", "where", "message"], rows)}
+{enums}
+
+Each member (a `fabula.errors.ErrorCode`) holds its code string, the HTTP status it is sent with,
+what it means, and where the server can send it; the tables below are written from them. *Sent*:
+as an `error` on the WebSocket (which has no status), as an HTTP answer's `{{"error": …}}` body,
+or both. The `message` that comes with a code says more, for people, and differs from case to
+case.
+
+{table(["code", "layer", "sent", "HTTP status", "meaning"], rows)}
+
+Raised but never sent by the server — met only outside a live game (`fabula score` checking a
+whole round, a stored game read back), or caught where they are raised:
+
+{table(["code", "layer", "meaning"], kept_rows)}
 """
 
 

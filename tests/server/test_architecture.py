@@ -11,8 +11,9 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "fabula"
 
-#: what each layer may import of ours (besides itself and `fabula.text`); a dotted name allows
-#: one module of a layer: the protocol is the contract clients and server share
+#: what each layer may import of ours (besides itself and the leaves every layer may use,
+#: `fabula.text` and `fabula.errors`); a dotted name allows one module of a layer: the protocol
+#: is the contract clients and server share
 LAYERS = {
     "rules": set(),
     "cards": {"rules"},
@@ -21,6 +22,9 @@ LAYERS = {
     "store": set(),
     "server": {"rules", "cards", "bots", "store"},
 }
+
+#: modules of ours that import nothing of ours, so that any layer may use them
+LEAVES = {"text", "errors"}
 
 #: what each part of the server may import of the server (docs/architecture.md)
 INFRASTRUCTURE = {"config", "metrics", "logs"}
@@ -35,7 +39,7 @@ PARTS: dict[str, set[str]] = {
     "presence": {"connections", "room"},
     "rooms": {"entries", "errors", "presence", "room"},
     "commands": {"protocol", "entries", "errors", "room"},
-    "fanout": {"protocol", "entries", "rooms"},
+    "fanout": {"protocol", "entries", "errors", "rooms"},
     "scheduler": {"rooms", "autoplay", "entries", "errors", "room"},
     "autoplay": {"room"},
     "seats": {"rooms", "room", "entries", "errors", "room_settings", "protocol"},
@@ -72,7 +76,7 @@ def imports_of(path: Path, package: str) -> set[str]:
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
-    allowed = LAYERS[layer] | {layer, "text"}
+    allowed = LAYERS[layer] | {layer} | LEAVES
     wrong = {
         f"{path.relative_to(SRC)} imports {name}"
         for path in (SRC / layer).rglob("*.py")
@@ -80,6 +84,11 @@ def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
         if not any(name == ok or name.startswith(ok + ".") for ok in allowed)
     }
     assert not wrong, sorted(wrong)
+
+
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+def test_a_leaf_imports_nothing_of_ours(leaf: str) -> None:
+    assert imports_of(SRC / f"{leaf}.py", "") == set()
 
 
 @pytest.mark.parametrize("part", sorted(PARTS))

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from fabula.rules import IllegalAction, RoundFacts, RulesError, Ruleset, check_round
+from fabula.rules.errors import RuleCode
 
 
 class RoundInput(msgspec.Struct, forbid_unknown_fields=True):
@@ -29,16 +30,16 @@ class RoundInput(msgspec.Struct, forbid_unknown_fields=True):
 def _seat_order(data: RoundInput, rules: Ruleset) -> list[str]:
     """The seat names in engine order: in teams mode, pair i sits at seats i and i + N/2."""
     if len(set(data.seats)) != len(data.seats):
-        raise IllegalAction("bad_seats", "A seat name appears twice in 'seats'.")
+        raise IllegalAction(RuleCode.BAD_SEATS, "A seat name appears twice in 'seats'.")
     if not rules.mode.paired:
         if data.teams is not None:
-            raise IllegalAction("bad_teams", f"'teams' is only for teams mode; {rules.mode.name} has none.")
+            raise IllegalAction(RuleCode.BAD_TEAMS, f"'teams' is only for teams mode; {rules.mode.name} has none.")
         return list(data.seats)
     if data.teams is None:
-        raise IllegalAction("bad_teams", "Teams mode needs 'teams': a list of [seat, seat] pairs.")
+        raise IllegalAction(RuleCode.BAD_TEAMS, "Teams mode needs 'teams': a list of [seat, seat] pairs.")
     paired = [seat for pair in data.teams for seat in pair]
     if sorted(paired) != sorted(data.seats):
-        raise IllegalAction("bad_teams", "'teams' must pair every seat exactly once.")
+        raise IllegalAction(RuleCode.BAD_TEAMS, "'teams' must pair every seat exactly once.")
     return [first for first, _ in data.teams] + [second for _, second in data.teams]
 
 
@@ -50,7 +51,7 @@ def score_round(data: RoundInput) -> dict[str, int]:
 
     def seat_of(name: str, where: str) -> int:
         if name not in index:
-            raise IllegalAction("unknown_seat", f"{where} names {name!r}, who is not in 'seats'.")
+            raise IllegalAction(RuleCode.UNKNOWN_SEAT, f"{where} names {name!r}, who is not in 'seats'.")
         return index[name]
 
     facts = RoundFacts(

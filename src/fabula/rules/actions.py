@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fabula.errors import CommonCode
+
 from .errors import IllegalAction, quoted
 
 
@@ -99,14 +101,14 @@ def _integer(obj: dict[str, Any], key: str) -> int:
     value = obj.get(key)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise IllegalAction("malformed", f"{key!r} must be an integer; got {quoted(value)}.")
+    raise IllegalAction(CommonCode.MALFORMED, f"{key!r} must be an integer; got {quoted(value)}.")
 
 
 def _text(obj: dict[str, Any], key: str) -> str:
     value = obj.get(key)
     if isinstance(value, str):
         return value
-    raise IllegalAction("malformed", f"{key!r} must be a string; got {quoted(value)}.")
+    raise IllegalAction(CommonCode.MALFORMED, f"{key!r} must be a string; got {quoted(value)}.")
 
 
 def _clue(obj: dict[str, Any]) -> str | None:
@@ -118,13 +120,13 @@ def _list(obj: dict[str, Any], key: str, kind: type) -> tuple[Any, ...]:
     value = obj.get(key)
     if isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
         return tuple(value)
-    raise IllegalAction("malformed", f"{key!r} must be a list of {kind.__name__}; got {quoted(value)}.")
+    raise IllegalAction(CommonCode.MALFORMED, f"{key!r} must be a list of {kind.__name__}; got {quoted(value)}.")
 
 
 def action_from_json(obj: Any) -> Action:
     """Decode an action written by ``to_json``; raise `IllegalAction` (``malformed``) otherwise."""
     if not isinstance(obj, dict):
-        raise IllegalAction("malformed", f"An action is a JSON object; got {quoted(obj)}.")
+        raise IllegalAction(CommonCode.MALFORMED, f"An action is a JSON object; got {quoted(obj)}.")
     kind = obj.get("type")
     seat = _integer(obj, "seat")
     if kind == "tell":
@@ -139,4 +141,4 @@ def action_from_json(obj: Any) -> Action:
         return Vote(seat, _list(obj, "slots", int))
     if kind == "red":
         return PlaceRed(seat, _integer(obj, "slot"))
-    raise IllegalAction("malformed", f"Unknown action type {kind!r}.")
+    raise IllegalAction(CommonCode.MALFORMED, f"Unknown action type {kind!r}.")

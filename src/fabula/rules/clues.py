@@ -10,21 +10,28 @@ refused: the policy is `fabula.text.clue_text`, shared with the other kinds of p
 
 from __future__ import annotations
 
-from fabula.text import TextRefused, clue_text
+from fabula.errors import CommonCode
+from fabula.text import Reason, TextRefused, clue_text
 
-from .errors import IllegalAction, quoted
+from .errors import IllegalAction, RuleCode, quoted
 
 #: Clues are 1..200 characters once trimmed.
 CLUE_MAX = 200
+#: The code of each refusal of `fabula.text.clue_text`.
+REFUSALS: dict[Reason, RuleCode] = {
+    "empty": RuleCode.CLUE_EMPTY,
+    "too_long": RuleCode.CLUE_TOO_LONG,
+    "invalid": RuleCode.CLUE_INVALID,
+}
 
 
 def clean_clue(clue: object) -> str:
     """The clue as it will be shown (trimmed), or `IllegalAction` saying what is wrong with it."""
     if clue is None:
-        raise IllegalAction("clue_required", "Give a clue with the card.")
+        raise IllegalAction(RuleCode.CLUE_REQUIRED, "Give a clue with the card.")
     if not isinstance(clue, str):
-        raise IllegalAction("malformed", f"A clue is text; got {quoted(clue)}.")
+        raise IllegalAction(CommonCode.MALFORMED, f"A clue is text; got {quoted(clue)}.")
     try:
         return clue_text(clue, limit=CLUE_MAX)
     except TextRefused as refused:
-        raise IllegalAction(f"clue_{refused.reason}", refused.message) from None
+        raise IllegalAction(REFUSALS[refused.reason], refused.message) from None

@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from fabula.errors import CommonCode
+
 from .actions import Action, BlindClue, PlaceRed, Play, Propose, Tell, Vote, action_from_json
 from .clues import CLUE_MAX, clean_clue
-from .errors import IllegalAction, InvalidSetup, quoted
+from .errors import IllegalAction, InvalidSetup, RuleCode, quoted
 from .events import ClueGiven, Event, GameEnded, Played, Proposed, RedPlaced, RoundScored, RoundStarted, Voted
 from .hands import Cards, checked_deck, numbered_deck
 from .modes import Ruleset
@@ -273,15 +275,17 @@ class Game:
         if it is not allowed now."""
         found = _HANDLERS.get(type(action))
         if found is None:
-            raise IllegalAction("malformed", f"Not an action: {quoted(action)}.")
+            raise IllegalAction(CommonCode.MALFORMED, f"Not an action: {quoted(action)}.")
         if self.phase is Phase.OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction(RuleCode.GAME_OVER, "The game is over.")
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
-            raise IllegalAction("bad_seat", f"There is no seat {quoted(seat)} at this table.")
+            raise IllegalAction(RuleCode.BAD_SEAT, f"There is no seat {quoted(seat)} at this table.")
         wanted, handler = found
         if self.phase is not wanted:
-            raise IllegalAction("wrong_phase", f"This is the {self.phase.value} phase, not the {wanted.value} phase.")
+            raise IllegalAction(
+                RuleCode.WRONG_PHASE, f"This is the {self.phase.value} phase, not the {wanted.value} phase."
+            )
         events = handler(self, action)
         self.log.append(action)
         return events
@@ -349,7 +353,7 @@ class Game:
         (['GameEnded'], (0, 1, 2, 3))
         """
         if self.phase is Phase.OVER:
-            raise IllegalAction("game_over", "The game is over already.")
+            raise IllegalAction(RuleCode.GAME_OVER, "The game is over already.")
         self._cards.discard.extend(self._turn.table)
         return [self._end()]
 
@@ -410,7 +414,7 @@ class Game:
     def from_json(cls, state: Mapping[str, Any]) -> Game:
         """Restore a state written by `to_json`."""
         if state.get("format") != STATE_FORMAT:
-            raise InvalidSetup("bad_state", f"Unknown state format {state.get('format')!r}.")
+            raise InvalidSetup(RuleCode.BAD_STATE, f"Unknown state format {state.get('format')!r}.")
         game = cls.__new__(cls)
         game.rules = rules = Ruleset.create(state["mode"], state["seats"], state["options"])
         game.seed, game.deck = state["seed"], tuple(state["deck"])

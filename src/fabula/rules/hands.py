@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import InvalidSetup
+from .errors import InvalidSetup, RuleCode
 from .events import DeckReshuffled, Event, HandsPassed
 from .modes import Ruleset
 from .randomness import shuffled
@@ -35,12 +35,12 @@ def checked_deck(rules: Ruleset, deck: Sequence[str] | None) -> tuple[str, ...]:
     cards = DEFAULT_DECK if deck is None else tuple(deck)
     if cards is not DEFAULT_DECK:
         if not all(isinstance(card, str) and card for card in cards):
-            raise InvalidSetup("bad_deck", "Every card id must be a non-empty string.")
+            raise InvalidSetup(RuleCode.BAD_DECK, "Every card id must be a non-empty string.")
         if len(set(cards)) != len(cards):
-            raise InvalidSetup("bad_deck", "The deck holds the same card id twice.")
+            raise InvalidSetup(RuleCode.BAD_DECK, "The deck holds the same card id twice.")
     if len(cards) < rules.cards_needed:
         raise InvalidSetup(
-            "deck_too_small",
+            RuleCode.DECK_TOO_SMALL,
             f"This game needs {rules.cards_needed} cards ({rules.seats} hands of {rules.hand_size} and a "
             f"table of {rules.table_size}); the deck has {len(cards)}: "
             f"{rules.cards_needed - len(cards)} missing.",

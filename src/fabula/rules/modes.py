@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .errors import IllegalAction, InvalidSetup
+from .errors import IllegalAction, InvalidSetup, RuleCode
 from .options import Options
 from .scoring import Points, RoundFacts, explain_party, explain_storytelling, explain_teams, totals
 
@@ -155,12 +155,12 @@ class Ruleset:
     def _create(cls, mode: str, seats: int, options: Mapping[str, Any]) -> Ruleset:
         found = MODES.get(mode)
         if found is None:
-            raise InvalidSetup("unknown_mode", f"Unknown mode {mode!r}; modes: {', '.join(MODES)}.")
+            raise InvalidSetup(RuleCode.UNKNOWN_MODE, f"Unknown mode {mode!r}; modes: {', '.join(MODES)}.")
         if not isinstance(seats, int) or isinstance(seats, bool):
-            raise InvalidSetup("bad_seats", f"The seat count must be an integer; got {seats!r}.")
+            raise InvalidSetup(RuleCode.BAD_SEATS, f"The seat count must be an integer; got {seats!r}.")
         problem = found.seat_problem(seats)
         if problem:
-            raise InvalidSetup("bad_seat_count", problem)
+            raise InvalidSetup(RuleCode.BAD_SEAT_COUNT, problem)
         resolved = Options.resolve(mode, seats, options)
         small = seats == found.small_table
         teams = team_of = None
@@ -277,15 +277,15 @@ class Ruleset:
         """Raise `IllegalAction` unless ``voter`` may put tokens on exactly these cards."""
         if not 1 <= len(cards) <= self.tokens:
             wanted = "one token" if self.tokens == 1 else "one or two tokens"
-            raise IllegalAction("wrong_token_count", f"Vote with {wanted}; got {len(cards)}.")
+            raise IllegalAction(RuleCode.WRONG_TOKEN_COUNT, f"Vote with {wanted}; got {len(cards)}.")
         if len(cards) == 2 and cards[0] == cards[1] and not self.options.second_token_same_slot:
-            raise IllegalAction("same_slot", "The second token must go on a different card.")
+            raise IllegalAction(RuleCode.SAME_SLOT, "The second token must go on a different card.")
         for card in cards:
             owner = owner_of[card]
             if not self.may_vote_for(voter, owner):
                 if owner == voter:
-                    raise IllegalAction("own_card", "You cannot vote for your own card.")
-                raise IllegalAction("teammate_card", "You cannot vote for your teammate's card.")
+                    raise IllegalAction(RuleCode.OWN_CARD, "You cannot vote for your own card.")
+                raise IllegalAction(RuleCode.TEAMMATE_CARD, "You cannot vote for your teammate's card.")
 
 
 #: Rulesets already checked, by (mode, seats, options): a server creates the same ones all day.

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .errors import InvalidSetup, quoted
+from .errors import InvalidSetup, RuleCode, quoted
 
 FoundIf = Literal["any_token", "all_tokens"]
 PartyScoreBasis = Literal["voter", "owner"]
@@ -51,22 +51,23 @@ class Options:
             spec = _SPECS.get(name)
             if spec is None:
                 known = ", ".join(sorted(_SPECS))
-                raise InvalidSetup("unknown_option", f"Unknown option {quoted(name)}; known options: {known}.")
+                raise InvalidSetup(RuleCode.UNKNOWN_OPTION, f"Unknown option {quoted(name)}; known options: {known}.")
             if mode not in spec.modes:
                 where = ", ".join(sorted(spec.modes))
                 raise InvalidSetup(
-                    "option_not_for_mode", f"Option {quoted(name)} does not apply to mode {mode!r} (only {where})."
+                    RuleCode.OPTION_NOT_FOR_MODE,
+                    f"Option {quoted(name)} does not apply to mode {mode!r} (only {where}).",
                 )
             problem = spec.check(value, seats)
             if problem:
-                raise InvalidSetup("bad_option", f"Option {quoted(name)}: {problem}; got {quoted(value)}.")
+                raise InvalidSetup(RuleCode.BAD_OPTION, f"Option {quoted(name)}: {problem}; got {quoted(value)}.")
             values[name] = value
         for name, value in _MODE_DEFAULTS.get(mode, {}).items():
             values.setdefault(name, value)
         options = cls(**values)
         if options.target_score is None and options.storyteller_cycles is None and not options.end_on_empty_deck:
             raise InvalidSetup(
-                "no_end_condition",
+                RuleCode.NO_END_CONDITION,
                 "The game would never end: set target_score, storyteller_cycles or end_on_empty_deck.",
             )
         return options

@@ -18,7 +18,7 @@ from hashlib import shake_256
 from struct import unpack
 from typing import TypeVar
 
-from .errors import InvalidSetup
+from .errors import InvalidSetup, RuleCode
 
 T = TypeVar("T")
 
@@ -26,7 +26,7 @@ T = TypeVar("T")
 def checked_seed(seed: object) -> int:
     """``seed`` if it can seed a game (an integer), or `InvalidSetup`."""
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidSetup("bad_seed", f"The seed must be an integer; got {seed!r}.")
+        raise InvalidSetup(RuleCode.BAD_SEED, f"The seed must be an integer; got {seed!r}.")
     return seed
 
 

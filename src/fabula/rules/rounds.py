@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import IllegalAction
+from .errors import IllegalAction, RuleCode
 from .modes import Ruleset
 from .scoring import RoundFacts
 
@@ -35,7 +35,7 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
     # Who must have played how many cards.
     for seat in facts.played:
         if seat not in seats:
-            raise IllegalAction("unknown_seat", f"Cards played by {seat!r}, who is not at the table.")
+            raise IllegalAction(RuleCode.UNKNOWN_SEAT, f"Cards played by {seat!r}, who is not at the table.")
     wanted: dict[int, int] = {}
     if mode.paired:
         mate = rules.teammate(storyteller)
@@ -46,7 +46,7 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
             playing = [s for s in (first, second) if facts.played.get(s)]
             if len(playing) != 1:
                 raise IllegalAction(
-                    "wrong_card_count",
+                    RuleCode.WRONG_CARD_COUNT,
                     f"Exactly one of {label[first]} and {label[second]} plays a card "
                     f"(one card per team; the other member votes).",
                 )
@@ -60,14 +60,14 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
             need = wanted.get(seat, 0)
             role = "the storyteller" if seat == storyteller else label[seat]
             raise IllegalAction(
-                "wrong_card_count",
+                RuleCode.WRONG_CARD_COUNT,
                 f"{label[seat]} played {count} card(s); {role} plays {need} in {mode.name} with {rules.seats} players.",
             )
     owner_of: dict[str, int] = {}
     for seat, cards in facts.played.items():
         for card in cards:
             if card in owner_of:
-                raise IllegalAction("duplicate_card", f"Card {card!r} is on the table twice.")
+                raise IllegalAction(RuleCode.DUPLICATE_CARD, f"Card {card!r} is on the table twice.")
             owner_of[card] = seat
 
     # Who votes, with which tokens (the same hook the live game asks).
@@ -75,23 +75,25 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
     voters = set(rules.voters(storyteller, rules.players(storyteller), played))
     for seat in facts.votes:
         if seat not in seats:
-            raise IllegalAction("unknown_seat", f"A vote by {seat!r}, who is not at the table.")
+            raise IllegalAction(RuleCode.UNKNOWN_SEAT, f"A vote by {seat!r}, who is not at the table.")
         if seat not in voters:
             if seat == storyteller:
                 raise IllegalAction(
-                    "storyteller_votes", f"The storyteller ({label[seat]}) does not vote in {mode.name}."
+                    RuleCode.STORYTELLER_VOTES, f"The storyteller ({label[seat]}) does not vote in {mode.name}."
                 )
-            raise IllegalAction("not_a_voter", f"{label[seat]} played a card this turn, so does not vote.")
+            raise IllegalAction(RuleCode.NOT_A_VOTER, f"{label[seat]} played a card this turn, so does not vote.")
     for seat in sorted(voters):
         if seat not in facts.votes:
-            raise IllegalAction("missing_vote", f"{label[seat]} has not voted; every voter votes.")
+            raise IllegalAction(RuleCode.MISSING_VOTE, f"{label[seat]} has not voted; every voter votes.")
         tokens = facts.votes[seat]
         for card in tokens:
             if card not in owner_of:
-                raise IllegalAction("unknown_card", f"{label[seat]} voted for {card!r}, which is not on the table.")
+                raise IllegalAction(
+                    RuleCode.UNKNOWN_CARD, f"{label[seat]} voted for {card!r}, which is not on the table."
+                )
         if len(tokens) == 2 and rules.tokens == 1:
             raise IllegalAction(
-                "wrong_token_count",
+                RuleCode.WRONG_TOKEN_COUNT,
                 f"{label[seat]} used two tokens; voters have two tokens only with 7 or more players in odyssey.",
             )
         try:
@@ -102,10 +104,12 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
     # The red token.
     if mode.red_token:
         if facts.red is None:
-            raise IllegalAction("red_required", "In party mode the storyteller places the red token on a card.")
+            raise IllegalAction(RuleCode.RED_REQUIRED, "In party mode the storyteller places the red token on a card.")
         if facts.red not in owner_of:
-            raise IllegalAction("unknown_card", f"The red token is on {facts.red!r}, which is not on the table.")
+            raise IllegalAction(RuleCode.UNKNOWN_CARD, f"The red token is on {facts.red!r}, which is not on the table.")
         if rules.options.party_red_target == "not_own_card" and owner_of[facts.red] == storyteller:
-            raise IllegalAction("own_card", "The red token cannot go on the storyteller's own card (party_red_target).")
+            raise IllegalAction(
+                RuleCode.OWN_CARD, "The red token cannot go on the storyteller's own card (party_red_target)."
+            )
     elif facts.red is not None:
-        raise IllegalAction("no_red_token", f"Only party mode has a red token; {mode.name} does not.")
+        raise IllegalAction(RuleCode.NO_RED_TOKEN, f"Only party mode has a red token; {mode.name} does not.")

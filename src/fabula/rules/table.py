@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
 
+from fabula.errors import CommonCode
+
 from .clues import clean_clue
-from .errors import IllegalAction, quoted
+from .errors import IllegalAction, RuleCode, quoted
 from .events import TableLaid
 from .modes import Ruleset
 from .randomness import shuffled
@@ -26,7 +28,7 @@ from .state import Phase
 
 
 def _not_in_hand(card: object) -> IllegalAction:
-    return IllegalAction("card_not_in_hand", f"Card {quoted(card)} is not in your hand.")
+    return IllegalAction(RuleCode.CARD_NOT_IN_HAND, f"Card {quoted(card)} is not in your hand.")
 
 
 class Turn:
@@ -90,10 +92,12 @@ class Turn:
     def tell(self, hand: list[str], seat: int, card: str, clue: object) -> str:
         """The storyteller's clue with its card; returns the clue as shown."""
         if seat != self.storyteller:
-            raise IllegalAction("not_your_turn", "Only the storyteller gives the clue.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "Only the storyteller gives the clue.")
         text = clean_clue(clue)
         if self.rules.mode.clue_before_hand:
-            raise IllegalAction("wrong_action", "In party mode the clue comes before the card: give a blind clue.")
+            raise IllegalAction(
+                RuleCode.WRONG_ACTION, "In party mode the clue comes before the card: give a blind clue."
+            )
         if card not in hand:
             raise _not_in_hand(card)
         self.plays[seat] = (card,)
@@ -103,10 +107,10 @@ class Turn:
     def blind_clue(self, seat: int, clue: object) -> str:
         """Party: the storyteller's clue before looking at the hand; returns the clue as shown."""
         if seat != self.storyteller:
-            raise IllegalAction("not_your_turn", "Only the storyteller gives the clue.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "Only the storyteller gives the clue.")
         text = clean_clue(clue)
         if not self.rules.mode.clue_before_hand:
-            raise IllegalAction("wrong_action", "Choose a card with the clue (only party mode has blind clues).")
+            raise IllegalAction(RuleCode.WRONG_ACTION, "Choose a card with the clue (only party mode has blind clues).")
         self.clue, self.waiting = text, list(self.players)
         return text
 
@@ -115,16 +119,16 @@ class Turn:
     def play(self, hand: list[str], seat: int, cards: tuple[str, ...]) -> tuple[bool, bool]:
         """Put ``seat``'s cards down, replacing its earlier play: (changed one, every card is in)."""
         if seat not in self.players:
-            raise IllegalAction("not_your_turn", "The storyteller's card is already chosen.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "The storyteller's card is already chosen.")
         rules = self.rules
         count = rules.cards_per_player
         if type(cards) is not tuple or len(cards) != count:
-            raise IllegalAction("wrong_card_count", "Play one card." if count == 1 else f"Play {count} cards.")
+            raise IllegalAction(RuleCode.WRONG_CARD_COUNT, "Play one card." if count == 1 else f"Play {count} cards.")
         for card in cards:
             if card not in hand:
                 raise _not_in_hand(card)
         if count > 1 and len(set(cards)) != count:
-            raise IllegalAction("duplicate_card", "Play two different cards.")
+            raise IllegalAction(RuleCode.DUPLICATE_CARD, "Play two different cards.")
         plays, waiting = self.plays, self.waiting
         changed = plays[seat] is not None
         plays[seat] = cards
@@ -144,9 +148,9 @@ class Turn:
     def propose(self, hand: list[str], seat: int, card: str) -> None:
         """Teams: ``seat`` offers its teammate a card to play."""
         if self.rules.team_of is None:
-            raise IllegalAction("wrong_action", "Only team mode has proposals.")
+            raise IllegalAction(RuleCode.WRONG_ACTION, "Only team mode has proposals.")
         if seat not in self.rules.proposers[self.storyteller]:
-            raise IllegalAction("not_your_turn", "The storyteller's team does not choose who plays.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "The storyteller's team does not choose who plays.")
         if card not in hand:
             raise _not_in_hand(card)
         self.proposals[seat] = card
@@ -181,10 +185,10 @@ class Turn:
         rules = self.rules
         if seat not in self.voters:
             if seat == self.storyteller and not rules.mode.red_token:
-                raise IllegalAction("not_your_turn", "The storyteller does not vote.")
-            raise IllegalAction("not_your_turn", "You do not vote this turn.")
+                raise IllegalAction(RuleCode.NOT_YOUR_TURN, "The storyteller does not vote.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "You do not vote this turn.")
         if type(slots) is not tuple:
-            raise IllegalAction("malformed", "Slots must be a tuple of slot numbers.")
+            raise IllegalAction(CommonCode.MALFORMED, "Slots must be a tuple of slot numbers.")
         table = self.table
         size = len(table)
         for slot in slots:
@@ -206,13 +210,13 @@ class Turn:
     def place_red(self, seat: int, slot: int) -> tuple[bool, bool]:
         """Party: the storyteller puts the red token on ``slot``: (moved it, every token is in)."""
         if not self.rules.mode.red_token:
-            raise IllegalAction("wrong_action", "Only party mode has a red token.")
+            raise IllegalAction(RuleCode.WRONG_ACTION, "Only party mode has a red token.")
         if seat != self.storyteller:
-            raise IllegalAction("not_your_turn", "Only the storyteller has the red token.")
+            raise IllegalAction(RuleCode.NOT_YOUR_TURN, "Only the storyteller has the red token.")
         if type(slot) is not int or not 0 < slot <= len(self.table):
             raise self._bad_slot(slot)
         if slot not in self.red_slots:
-            raise IllegalAction("own_card", "The red token cannot go on your own card (party_red_target).")
+            raise IllegalAction(RuleCode.OWN_CARD, "The red token cannot go on your own card (party_red_target).")
         changed = self.red is not None
         self.red = slot
         if self.votes[seat] is None:
@@ -223,7 +227,7 @@ class Turn:
         return changed, not waiting
 
     def _bad_slot(self, slot: object) -> IllegalAction:
-        return IllegalAction("bad_slot", f"There is no slot {quoted(slot)}; slots are 1 to {len(self.table)}.")
+        return IllegalAction(RuleCode.BAD_SLOT, f"There is no slot {quoted(slot)}; slots are 1 to {len(self.table)}.")
 
     # ---------------------------------------------------------------- reading
 

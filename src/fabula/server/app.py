@@ -43,15 +43,18 @@ from fabula.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, LANGUAGE_NAMES
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.original import original_deck
+from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import CLUE_MAX, MODES, RulesError
 
 from .backends import describe, open_backends
 from .config import Config
 from .connections import Connection, TokenBucket
 from .entries import TIMER_RANGE
+from .errors import RoomCode
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
+from .protocol import ProtocolCode
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 from .seats import RoomLimit
 from .service import RoomService, settings_from
@@ -76,6 +79,20 @@ CLOSE_REASONS = {
 }
 
 
+class HttpCode(ErrorCode):
+    """What only the HTTP routes refuse: the card pictures'."""
+
+    BAD_WIDTH = "bad_width", 400, "The picture's width (`w`) is not a whole number of pixels.", Reach.HTTP
+    NO_CARD = "no_card", 404, "There is no such card picture, or not in that format.", Reach.HTTP
+
+
+#: The route that lists a room's cards, and the one refusal sent with another status than its
+#: code's: a room whose decks this server no longer has has no cards to find (404), where
+#: choosing such decks for a room is refused (400).
+CARDS_ROUTE = "/api/rooms/{code}/cards"
+ROUTE_STATUS: dict[tuple[str, ErrorCode], int] = {(CARDS_ROUTE, RoomCode.BAD_DECKS): 404}
+
+
 class AsciiJSONResponse(JSONResponse):
     """JSON with every non-ASCII character escaped: an error may quote what the client sent,
     lone surrogates included, and must still be sendable."""
@@ -85,9 +102,11 @@ class AsciiJSONResponse(JSONResponse):
 
 
 def error_response(
-    status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **more: Any
+    code: ErrorCode, message: str, *, route: str = "", headers: dict[str, str] | None = None, **more: Any
 ) -> JSONResponse:
-    """The usual error body, ``{"error": {"code", "message", …more}}``."""
+    """The usual error body, ``{"error": {"code", "message", …more}}``, with the code's status
+    (or the one `ROUTE_STATUS` gives it on ``route``)."""
+    status = ROUTE_STATUS.get((route, code), code.status)
     return AsciiJSONResponse({"error": {"code": code, "message": message, **more}}, status_code=status, headers=headers)
 
 
@@ -155,13 +174,13 @@ def create_app(
     async def read_json(request: Request) -> dict[str, Any]:
         body = await request.body()
         if len(body) > BODY_MAX:
-            raise RulesError("too_large", f"A request body has at most {BODY_MAX} bytes.")
+            raise RulesError(ProtocolCode.TOO_LARGE, f"A request body has at most {BODY_MAX} bytes.")
         try:
             found = json.loads(body or b"{}")
         except (ValueError, RecursionError):
-            raise RulesError("malformed", "The request body is not JSON (or is nested too deeply).") from None
+            raise RulesError(CommonCode.MALFORMED, "The request body is not JSON (or is nested too deeply).") from None
         if not isinstance(found, dict):
-            raise RulesError("malformed", "The request body is a JSON object.")
+            raise RulesError(CommonCode.MALFORMED, "The request body is a JSON object.")
         return found
 
     def invite(request: Request) -> Invite:
@@ -173,13 +192,10 @@ def create_app(
 
     def refused(error: RulesError) -> JSONResponse:
         metrics.errors.labels(error.code).inc()
-        status = 404 if error.code == "no_room" else 429 if error.code.startswith("too_many") else 400
         if isinstance(error, RoomLimit) and error.retry_after is not None:
             retry = str(max(1, error.retry_after))
-            return error_response(
-                status, error.code, error.message, headers={"Retry-After": retry}, retry_after=int(retry)
-            )
-        return error_response(status, error.code, error.message)
+            return error_response(error.code, error.message, headers={"Retry-After": retry}, retry_after=int(retry))
+        return error_response(error.code, error.message)
 
     async def create_room(request: Request) -> Response:
         try:
@@ -268,14 +284,14 @@ def create_app(
     async def card_file(request: Request) -> Response:
         card_id, kind = request.path_params["card"], request.path_params["kind"]
         if kind not in ("svg", "webp", "png"):
-            return error_response(404, "no_card", "Cards come as .svg, .webp or .png.")
+            return error_response(HttpCode.NO_CARD, "Cards come as .svg, .webp or .png.")
         try:
             width = int(request.query_params.get("w", "400"))
             found = await run_in_threadpool(cards.get, card_id, kind, width)
         except ValueError:
-            return error_response(400, "bad_width", "w is a number of pixels.")
+            return error_response(HttpCode.BAD_WIDTH, "w is a number of pixels.")
         except DeckError as error:
-            return error_response(404, "no_card", error.message)
+            return error_response(HttpCode.NO_CARD, error.message)
         etag = f'"{found.fingerprint}"'
         headers = {"ETag": etag, "Cache-Control": "public, max-age=86400"}
         if request.headers.get("if-none-match") == etag:
@@ -309,7 +325,7 @@ def create_app(
         except RulesError as error:
             return refused(error)
         except DeckError as error:
-            return error_response(404, "bad_decks", error.message)
+            return error_response(RoomCode.BAD_DECKS, error.message, route=CARDS_ROUTE)
         return JSONResponse(
             {
                 "cards": [
@@ -385,7 +401,7 @@ def create_app(
             Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/qr.{kind:str}", room_qr),
             Route("/api/rooms/{code}/log", room_log),
-            Route("/api/rooms/{code}/cards", room_cards),
+            Route(CARDS_ROUTE, room_cards),
             Route("/api/modes", modes),
             Route("/api/decks", decks),
             Route("/cards/{card}.{kind}", card_file),

@@ -31,7 +31,7 @@ from .entries import (
     Started,
     TeamsSet,
 )
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .room import Room
 
 #: The client messages that become entries.
@@ -64,7 +64,7 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
             return Left(at=now, client_id=cid, by=member, member=member, for_good=message.for_good)
     # everything else is the host's
     if room.host != member:
-        raise RoomError("not_host", "Only the host can do that.")
+        raise RoomError(RoomCode.NOT_HOST, "Only the host can do that.")
     match message:
         case p.End():
             return Ended(at=now, client_id=cid, by=member)
@@ -75,30 +75,30 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
             return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
         case p.AddBot():
             if message.level not in BOT_LEVELS:
-                raise RoomError("unknown_bot", f"Unknown bot level {message.level!r}.")
+                raise RoomError(RoomCode.UNKNOWN_BOT, f"Unknown bot level {message.level!r}.")
             return bot_joins(room, now, cid, member, level=message.level, language=message.language)
         case p.Kick():
             if message.member == member:
-                raise RoomError("kick_self", "To give up your seat, leave.")
+                raise RoomError(RoomCode.KICK_SELF, "To give up your seat, leave.")
             return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
         case p.PassHost():
             return HostPassed(at=now, client_id=cid, by=member, member=message.member)
         case p.Rematch():
             if room.status != "over":
-                raise RoomError("not_over", "A rematch is offered when the game is over.")
+                raise RoomError(RoomCode.NOT_OVER, "A rematch is offered when the game is over.")
             return _started(room, context, cid)
         case p.Start():
             if room.status != "lobby":
-                raise RoomError("game_started", "The game has started already.")
+                raise RoomError(RoomCode.GAME_STARTED, "The game has started already.")
             return _started(room, context, cid)
-    raise RoomError("unknown_type", f"Unknown message type {type(message).__name__}.")  # pragma: no cover
+    raise RoomError(RoomCode.UNKNOWN_TYPE, f"Unknown message type {type(message).__name__}.")  # pragma: no cover
 
 
 def bot_joins(room: Room, now: float, cid: str | None, by: int, *, level: str, language: str) -> Joined:
     """A bot taking the first free rabbit, named after it."""
     free = room.free_colours()
     if not free:
-        raise RoomError("room_full", "Every rabbit is taken.")
+        raise RoomError(RoomCode.ROOM_FULL, "Every rabbit is taken.")
     colour = free[0]
     names = {m.name for m in room.members.values()}
     base = f"Bot {colour.title()}"
@@ -128,4 +128,4 @@ def _check_decks(library: DeckLibrary, decks: list[str]) -> list[str]:
     try:
         return [card.id for card in library.cards(decks)]
     except DeckError as error:
-        raise RoomError("bad_decks", error.message) from None
+        raise RoomError(RoomCode.BAD_DECKS, error.message) from None

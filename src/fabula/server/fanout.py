@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from . import protocol as p
 from .entries import AnyEntry, Joined, Left, Said
+from .errors import RoomCode
 from .rooms import LiveRoom
 
 
@@ -88,5 +89,7 @@ class FanOut:
             if connection.member == gone:
                 connection.member = None
                 if kicked:
-                    connection.send(p.Error(None, "removed", "The host removed you from this room; you can watch."))
+                    connection.send(
+                        p.Error(None, RoomCode.REMOVED, "The host removed you from this room; you can watch.")
+                    )
         live.presence.let_go(gone)

@@ -16,6 +16,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
+from fabula.errors import CommonCode, ErrorCode, Reach
+
 from .entries import RoomSettings
 from .snapshots import RoomSnapshot
 
@@ -255,8 +257,24 @@ _client_decoder = msgspec.json.Decoder(AnyClientMessage)
 _encoder = msgspec.json.Encoder()
 
 
+class ProtocolCode(ErrorCode):
+    """What any message may meet, whatever it asks: too large, too soon, or the server failing on
+    it. (One that cannot be read at all is `fabula.errors.CommonCode.MALFORMED`.)"""
+
+    TOO_LARGE = "too_large", 400, "The message, or an HTTP request's body, is larger than the server reads.", Reach.BOTH
+    RATE_LIMITED = (
+        "rate_limited",
+        429,
+        "Too many messages from this connection: slow down, then send it again.",
+        Reach.SOCKET,
+    )
+    INTERNAL = "internal", 500, "The server failed on the message (a bug of ours); nothing changed.", Reach.SOCKET
+
+
 class BadMessage(Exception):
-    def __init__(self, code: str, message: str, message_id: str | None = None) -> None:
+    """A message refused before it is read: too large, too soon, or unreadable."""
+
+    def __init__(self, code: ProtocolCode | CommonCode, message: str, message_id: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.message_id = code, message, message_id
 
@@ -266,9 +284,9 @@ def decode_client(data: bytes | str) -> AnyClientMessage:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as error:
-        raise BadMessage("malformed", f"Unreadable message: {error}", guess_id(data)) from None
+        raise BadMessage(CommonCode.MALFORMED, f"Unreadable message: {error}", guess_id(data)) from None
     except RecursionError:
-        raise BadMessage("malformed", "Unreadable message: nested too deeply.") from None
+        raise BadMessage(CommonCode.MALFORMED, "Unreadable message: nested too deeply.") from None
 
 
 def guess_id(data: bytes | str) -> str | None:

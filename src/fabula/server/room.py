@@ -24,10 +24,11 @@ from typing import Literal
 import msgspec
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
+from fabula.errors import CommonCode
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
-from fabula.rules.errors import quoted
+from fabula.rules.errors import RuleCode, quoted
 from fabula.rules.events import RoundScored
-from fabula.text import TextRefused, line_text
+from fabula.text import Reason, TextRefused, line_text
 
 from . import snapshots
 from .entries import (
@@ -45,7 +46,7 @@ from .entries import (
     Started,
     TeamsSet,
 )
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
 from .snapshots import RoomSnapshot, StoodIn
 
@@ -54,9 +55,17 @@ CHAT_KEPT = 100
 REVEAL_SECONDS = 15
 
 Status = Literal["lobby", "playing", "over"]
+#: What people type into a room, besides clues (the engine's).
+Typed = Literal["name", "message"]
+#: The code of each refusal of `fabula.text.line_text`, by what was typed (a line is never
+#: refused as ``invalid``: what a clue would be refused for, a line loses).
+LINE_REFUSALS: dict[Typed, dict[Reason, RoomCode]] = {
+    "name": {"empty": RoomCode.NAME_EMPTY, "too_long": RoomCode.NAME_TOO_LONG},
+    "message": {"empty": RoomCode.MESSAGE_EMPTY, "too_long": RoomCode.MESSAGE_TOO_LONG},
+}
 
 
-def clean_text(text: object, *, limit: int, what: str) -> str:
+def clean_text(text: object, *, limit: int, what: Typed) -> str:
     """``text`` as one line of plain text (`fabula.text.line_text`): control and format characters
     removed, whitespace collapsed; `RoomError` if it is not text, empty or longer than ``limit``.
 
@@ -64,11 +73,11 @@ def clean_text(text: object, *, limit: int, what: str) -> str:
     'Mara B'
     """
     if not isinstance(text, str):
-        raise RoomError("malformed", f"The {what} must be text.")
+        raise RoomError(CommonCode.MALFORMED, f"The {what} must be text.")
     try:
         return line_text(text, limit=limit, what=what)
     except TextRefused as refused:
-        raise RoomError(f"{what}_{refused.reason}", refused.message) from None
+        raise RoomError(LINE_REFUSALS[what][refused.reason], refused.message) from None
 
 
 @dataclass(slots=True)
@@ -234,7 +243,7 @@ class Room:
         """Fold ``entry`` in and return it as the log keeps it; `RulesError` (nothing changed)
         if the room refuses it."""
         if self.seq == 0 and not isinstance(entry, Created):
-            raise RoomError("no_room", "A room's log starts with its creation.")
+            raise RoomError(RoomCode.NO_ROOM, "A room's log starts with its creation.")
         match entry:
             case Created():
                 self._created(entry)
@@ -266,7 +275,7 @@ class Room:
 
     def _created(self, entry: Created) -> None:
         if self.seq != 0:
-            raise RoomError("exists", "This room exists already.")
+            raise RoomError(RoomCode.EXISTS, "This room exists already.")
         check_settings(entry.settings, 0)
         self.settings = entry.settings
         self.created_at = entry.at
@@ -276,28 +285,28 @@ class Room:
         # cleaned here, in the one place every join passes, and stored cleaned (as chat is)
         name = clean_text(entry.name, limit=NAME_MAX, what="name")
         if entry.member != self._next_member:
-            raise RoomError("bad_member", "Members are numbered in joining order.")
+            raise RoomError(RoomCode.BAD_MEMBER, "Members are numbered in joining order.")
         high = self.seats_max
         if replaced is None and len(self.members) >= high:
-            raise RoomError("room_full", f"Mode {quoted(self.settings.mode)} seats at most {high} players.")
+            raise RoomError(RoomCode.ROOM_FULL, f"Mode {quoted(self.settings.mode)} seats at most {high} players.")
         if entry.colour not in COLOURS:
             raise RoomError(
-                "unknown_colour", f"Unknown colour {quoted(entry.colour)}; the rabbits are {', '.join(COLOURS)}."
+                RoomCode.UNKNOWN_COLOUR, f"Unknown colour {quoted(entry.colour)}; the rabbits are {', '.join(COLOURS)}."
             )
         for member in self.members.values():
             if member is replaced:
                 continue
             if member.colour == entry.colour:
-                raise RoomError("colour_taken", f"{member.name} already plays the {entry.colour} rabbit.")
+                raise RoomError(RoomCode.COLOUR_TAKEN, f"{member.name} already plays the {entry.colour} rabbit.")
             if member.name.casefold() == name.casefold():
-                raise RoomError("name_taken", f"Someone here is already called {member.name}.")
+                raise RoomError(RoomCode.NAME_TAKEN, f"Someone here is already called {member.name}.")
         if entry.bot is not None and entry.bot not in BOT_LEVELS:
             raise RoomError(
-                "unknown_bot", f"Unknown bot level {quoted(entry.bot)}; the levels are {', '.join(BOT_LEVELS)}."
+                RoomCode.UNKNOWN_BOT, f"Unknown bot level {quoted(entry.bot)}; the levels are {', '.join(BOT_LEVELS)}."
             )
         if entry.bot_language is not None and entry.bot_language not in BOT_LANGUAGES:
             raise RoomError(
-                "unknown_language",
+                RoomCode.UNKNOWN_LANGUAGE,
                 f"Bots give clues in {', '.join(BOT_LANGUAGES)}, not {quoted(entry.bot_language)}.",
             )
         self.members[entry.member] = Member(
@@ -315,19 +324,19 @@ class Room:
         """The member whose seat ``entry`` takes over (None before a game: a new seat)."""
         if self.status != "playing":
             if self.game is not None:
-                raise RoomError("game_over", "The game is over; wait for the host's rematch, or watch.")
+                raise RoomError(RuleCode.GAME_OVER, "The game is over; wait for the host's rematch, or watch.")
             if entry.replaces is not None:
-                raise RoomError("not_started", "Seats are taken over during a game; before it, just join.")
+                raise RoomError(RoomCode.NOT_STARTED, "Seats are taken over during a game; before it, just join.")
             return None
         if entry.replaces is None:
             raise RoomError(
-                "game_started", "The game has started: take over a bot's seat, watch, or wait for the next game."
+                RoomCode.GAME_STARTED, "The game has started: take over a bot's seat, watch, or wait for the next game."
             )
         replaced = self.members.get(entry.replaces)
         if replaced is None or replaced not in self.open_seats() or entry.bot is not None:
-            raise RoomError("seat_taken", "That seat is not free to take over (someone plays it).")
+            raise RoomError(RoomCode.SEAT_TAKEN, "That seat is not free to take over (someone plays it).")
         if entry.colour != replaced.colour:
-            raise RoomError("colour_taken", "Taking over a seat, you play its rabbit.")
+            raise RoomError(RoomCode.COLOUR_TAKEN, "Taking over a seat, you play its rabbit.")
         return replaced
 
     def _forget(self, member: int) -> None:
@@ -337,7 +346,7 @@ class Room:
     def _left(self, entry: Left) -> None:
         member = self.members.get(entry.member)
         if member is None:
-            raise RoomError("unknown_member", "There is no such player in this room.")
+            raise RoomError(RoomCode.UNKNOWN_MEMBER, "There is no such player in this room.")
         if self.game is None:
             self._forget(entry.member)
         else:
@@ -357,37 +366,37 @@ class Room:
     def _host_passed(self, entry: HostPassed) -> None:
         member = self.members.get(entry.member)
         if member is None or member.bot is not None or member.away:
-            raise RoomError("unknown_member", "Hosting passes only to a person in the room.")
+            raise RoomError(RoomCode.UNKNOWN_MEMBER, "Hosting passes only to a person in the room.")
         self.host = entry.member
 
     def _settings_changed(self, entry: SettingsChanged) -> None:
         if self.game is not None:
-            raise RoomError("game_started", "Settings change only before the game starts.")
+            raise RoomError(RoomCode.GAME_STARTED, "Settings change only before the game starts.")
         check_settings(entry.settings, len(self.members))
         high = seat_range(entry.settings.mode)[1]
         if len(self.members) > high:
             raise RoomError(
-                "room_full", f"Mode {entry.settings.mode!r} seats at most {high}; {len(self.members)} are here."
+                RoomCode.ROOM_FULL, f"Mode {entry.settings.mode!r} seats at most {high}; {len(self.members)} are here."
             )
         self.settings = entry.settings
 
     def _teams_set(self, entry: TeamsSet) -> None:
         if self.game is not None:
-            raise RoomError("game_started", "Teams are set before the game starts.")
+            raise RoomError(RoomCode.GAME_STARTED, "Teams are set before the game starts.")
         if self.settings.mode != "teams":
-            raise RoomError("not_teams", "Teams are only for mode 'teams'.")
+            raise RoomError(RoomCode.NOT_TEAMS, "Teams are only for mode 'teams'.")
         seen: set[int] = set()
         for pair in entry.pairs:
             if len(set(pair)) != 2 or len(pair) != 2 or any(m not in self.members or m in seen for m in pair):
-                raise RoomError("bad_teams", "Teams are pairs of different players of this room.")
+                raise RoomError(RuleCode.BAD_TEAMS, "Teams are pairs of different players of this room.")
             seen.update(pair)
         self.pairs = [list(pair) for pair in entry.pairs]
 
     def _started(self, entry: Started) -> None:
         if self.status == "playing":
-            raise RoomError("game_started", "A game is already being played.")
+            raise RoomError(RoomCode.GAME_STARTED, "A game is already being played.")
         if sorted(entry.seating) != sorted(self.members):
-            raise RoomError("bad_seating", "Every member must have exactly one seat.")
+            raise RoomError(RoomCode.BAD_SEATING, "Every member must have exactly one seat.")
         game = Game.new(
             self.settings.mode, len(entry.seating), options=self.settings.options, seed=entry.seed, deck=entry.deck
         )
@@ -401,13 +410,13 @@ class Room:
     def _acted(self, entry: Acted) -> Acted:
         game = self.game
         if game is None:
-            raise RoomError("not_started", "The game has not started.")
+            raise RoomError(RoomCode.NOT_STARTED, "The game has not started.")
         seat = self.seat_of(entry.member)
         if seat is None:
-            raise RoomError("not_seated", "Spectators do not play.")
+            raise RoomError(RoomCode.NOT_SEATED, "Spectators do not play.")
         payload = dict(entry.action)
         if payload.setdefault("seat", seat) != seat:
-            raise RoomError("not_your_seat", "You can only move for your own seat.")
+            raise RoomError(RoomCode.NOT_YOUR_SEAT, "You can only move for your own seat.")
         before = (game.round, game.phase)
         action = action_from_json(payload)
         for event in game.apply(action):
@@ -426,23 +435,23 @@ class Room:
 
     def _ended(self) -> None:
         if self.game is None or self.status != "playing":
-            raise RoomError("not_started", "No game is being played.")
+            raise RoomError(RoomCode.NOT_STARTED, "No game is being played.")
         self.game.end_now()
 
     def _returned(self, entry: Returned) -> None:
         member = self.members.get(entry.member)
         if member is None or member.bot is not None or not member.token_hash:
-            raise RoomError("unknown_member", "Only a person who keeps their seat comes back to it.")
+            raise RoomError(RoomCode.UNKNOWN_MEMBER, "Only a person who keeps their seat comes back to it.")
         if not member.away:
-            raise RoomError("not_away", "That player is at the table already.")
+            raise RoomError(RoomCode.NOT_AWAY, "That player is at the table already.")
         member.away = False
 
     def _said(self, entry: Said) -> Said:
         if entry.member not in self.members:
-            raise RoomError("unknown_member", "Only players chat.")
+            raise RoomError(RoomCode.UNKNOWN_MEMBER, "Only players chat.")
         text = clean_text(entry.text, limit=CHAT_MAX, what="message")
         if entry.team_only and self.settings.mode != "teams":
-            raise RoomError("not_teams", "Team chat is only for mode 'teams'.")
+            raise RoomError(RoomCode.NOT_TEAMS, "Team chat is only for mode 'teams'.")
         if text != entry.text:
             entry = msgspec.structs.replace(entry, text=text)
         self.chat.append((entry, frozenset(self.teammate_members(entry.member)) if entry.team_only else None))
@@ -453,5 +462,5 @@ class Room:
     def check_start(self) -> Ruleset:
         """The game a start would create now, or `RulesError` saying why not."""
         if self.status == "playing":
-            raise RoomError("game_started", "A game is already being played.")
+            raise RoomError(RoomCode.GAME_STARTED, "A game is already being played.")
         return Ruleset.create(self.settings.mode, len(self.members), self.settings.options)

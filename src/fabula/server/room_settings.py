@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fabula.cards.library import NAME_PATTERN
 from fabula.rules import MODES, Options
-from fabula.rules.errors import quoted
+from fabula.rules.errors import RuleCode, quoted
 
 from .entries import TIMER_RANGE, RoomSettings
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 
 #: The twelve rabbits, in the order of the box.
 COLOURS = (
@@ -38,14 +38,18 @@ def seat_range(mode: str) -> tuple[int, int]:
 def check_settings(settings: RoomSettings, members: int) -> None:
     """`RoomError` unless ``settings`` could make a game (with ``members`` seated, if that fits)."""
     if settings.mode not in MODES:
-        raise RoomError("unknown_mode", f"Unknown mode {quoted(settings.mode)}; the modes are {', '.join(MODES)}.")
+        raise RoomError(
+            RuleCode.UNKNOWN_MODE, f"Unknown mode {quoted(settings.mode)}; the modes are {', '.join(MODES)}."
+        )
     low, high = seat_range(settings.mode)
     Options.resolve(settings.mode, min(max(members, low), high), settings.options)
     if not settings.decks or len(settings.decks) > 8:
-        raise RoomError("bad_decks", "Choose between one and eight decks.")
+        raise RoomError(RoomCode.BAD_DECKS, "Choose between one and eight decks.")
     for name in settings.decks:
         if not NAME_PATTERN.match(name):
-            raise RoomError("bad_decks", f"{quoted(name)} is not a deck name (lower-case letters, digits and dashes).")
+            raise RoomError(
+                RoomCode.BAD_DECKS, f"{quoted(name)} is not a deck name (lower-case letters, digits and dashes)."
+            )
     for name, seconds in (
         ("clue", settings.clue_seconds),
         ("play", settings.play_seconds),
@@ -53,5 +57,5 @@ def check_settings(settings: RoomSettings, members: int) -> None:
     ):
         if seconds is not None and not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]:
             raise RoomError(
-                "bad_timer", f"The {name} timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds; got {seconds}."
+                RoomCode.BAD_TIMER, f"The {name} timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds; got {seconds}."
             )

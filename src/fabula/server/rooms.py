@@ -24,7 +24,7 @@ from fabula.rules import RulesError
 from fabula.store import Bus, EventStore, SeqTaken, StoredEntry
 
 from .entries import AnyEntry, Joined, Said, decode, encode
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .metrics import Metrics
 from .presence import Presence
 from .room import Room
@@ -77,7 +77,7 @@ def replay(code: str, stored: list[StoredEntry]) -> Room | None:
 
 
 def no_room(code: str) -> RoomError:
-    return RoomError("no_room", f"There is no room {code!r}; check the code.")
+    return RoomError(RoomCode.NO_ROOM, f"There is no room {code!r}; check the code.")
 
 
 class Rooms:
@@ -180,7 +180,7 @@ class Rooms:
                     if retry and attempt < COMMIT_ATTEMPTS:
                         continue
                     raise RoomError(
-                        "conflict", "Someone else changed the room at the same moment; try again."
+                        RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again."
                     ) from None
                 except Exception:
                     # Memory ran ahead of the store: go back to what is durable.
@@ -188,7 +188,7 @@ class Rooms:
                     if rebuilt is not None:
                         live.room = rebuilt
                     log.exception("append failed", extra={"room": room.code})
-                    raise RoomError("store_failed", "The server could not save that; try again.") from None
+                    raise RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.") from None
                 break
             self.bus.publish(room.code, seq)
             for listener in self.listeners:

@@ -23,7 +23,7 @@ from fabula.store import Lease
 from .autoplay import STAND_IN_LEVEL, AutoPlayers, stand_in_language
 from .config import Config
 from .entries import Acted, AnyEntry, HostPassed, Said, StandIn
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .metrics import Metrics
 from .room import Room
 from .rooms import LiveRoom, Rooms
@@ -220,10 +220,10 @@ class Scheduler:
             # The bot thought in a worker thread: if anything happened meanwhile (the person came
             # back and played, say), its move is for a table that no longer exists.
             if current is not room or current.seq != planned:
-                raise RoomError("stale", "The table changed while the bot was thinking.")
+                raise RoomError(RoomCode.STALE, "The table changed while the bot was thinking.")
             # nor for a person who came back meanwhile (a hello is no entry: the seq is the same)
             if because == "away" and live.presence.at_the_table(current, member.id):
-                raise RoomError("stale", "The player came back while the bot was thinking.")
+                raise RoomError(RoomCode.STALE, "The player came back while the bot was thinking.")
             return Acted(
                 at=self.clock(), member=member.id, action=action.to_json(), auto=because is not None, because=because
             )

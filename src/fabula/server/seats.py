@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fabula.cards.library import DeckError, DeckLibrary
+from fabula.errors import CommonCode
 
 from . import protocol as p
 from .config import Config
 from .entries import Created, Joined, RoomSettings
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .room import Room
 from .room_settings import COLOURS, NAME_MAX
 from .rooms import CODE_ALPHABET, CODE_LENGTH, LiveRoom, Rooms
@@ -55,7 +56,7 @@ class Seat:
 class RoomLimit(RoomError):
     """Too many rooms in use from one address; ``retry_after``: seconds until one frees, if known."""
 
-    def __init__(self, code: str, message: str, retry_after: int | None) -> None:
+    def __init__(self, code: RoomCode, message: str, retry_after: int | None) -> None:
         super().__init__(code, message)
         self.retry_after = retry_after
 
@@ -141,7 +142,7 @@ class Seats:
             minutes = IN_USE_SECONDS // 60
             when = f"one frees {minutes} minutes after everyone has left it"
         raise RoomLimit(
-            "too_many_rooms",
+            RoomCode.TOO_MANY_ROOMS,
             f"This network already has {len(in_use)} rooms in use (at most {limit}); {when}.",
             round(min(frees) - now) if frees else None,
         )
@@ -155,7 +156,7 @@ class Seats:
         try:
             self.library.cards(settings.decks)
         except DeckError as error:
-            raise RoomError("bad_decks", error.message) from None
+            raise RoomError(RoomCode.BAD_DECKS, error.message) from None
         token = new_token()
         created = Created(at=now, settings=settings)
         host = Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token))
@@ -168,7 +169,7 @@ class Seats:
             if code not in self.rooms.held and await store.create_room(code, now):
                 break
         else:  # pragma: no cover - 20 million codes
-            raise RoomError("no_code", "No free room code was found; try again.")
+            raise RoomError(RoomCode.NO_CODE, "No free room code was found; try again.")
         live = LiveRoom(Room(code), created_by=address)
         live.presence.idle_since = now
         self.rooms.hold(live)
@@ -188,7 +189,7 @@ class Seats:
         """A seat in room ``code``: a new one before the game, or — ``replaces`` — the seat of a
         bot (or of someone who left for good) during it."""
         if replaces is not None and (type(replaces) is not int or not 0 <= replaces <= p.NUMBER_MAX):
-            raise RoomError("malformed", "replaces is the number of the member whose seat you take over.")
+            raise RoomError(CommonCode.MALFORMED, "replaces is the number of the member whose seat you take over.")
         live = await self.rooms.find(code)
         token = new_token()
         now = self.clock()
@@ -239,7 +240,7 @@ class Seats:
         """The public record of a room's last finished game: who sat where and every move."""
         room = (await self.rooms.find(code)).room
         if room.status != "over" or room.game is None:
-            raise RoomError("not_over", "A game's log is readable once it is over.")
+            raise RoomError(RoomCode.NOT_OVER, "A game's log is readable once it is over.")
         return {
             "code": room.code,
             "mode": room.settings.mode,

@@ -23,6 +23,7 @@ from collections.abc import Callable
 import msgspec
 
 from fabula.cards.library import DeckLibrary
+from fabula.errors import ErrorCode
 from fabula.rules import RulesError
 
 from . import commands
@@ -33,7 +34,7 @@ from .cluster import Cluster
 from .config import Config
 from .connections import Admission, Connection
 from .entries import Acted, AnyEntry, Ended, Joined, Returned, RoomSettings, Started
-from .errors import RoomError
+from .errors import RoomCode, RoomError
 from .fanout import FanOut
 from .metrics import Metrics
 from .rooms import LiveRoom, Rooms, no_room, replay
@@ -216,9 +217,11 @@ class RoomService:
             limit = self.config.max_message_bytes
             # a str is measured in UTF-8 bytes (up to 4 per character) unless it is clearly small
             if len(data) > limit or (isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit):
-                raise p.BadMessage("too_large", f"A message has at most {self.config.max_message_bytes} bytes.")
+                raise p.BadMessage(
+                    p.ProtocolCode.TOO_LARGE, f"A message has at most {self.config.max_message_bytes} bytes."
+                )
             if not connection.bucket.take():
-                raise p.BadMessage("rate_limited", "Too many messages; slow down.", p.guess_id(data))
+                raise p.BadMessage(p.ProtocolCode.RATE_LIMITED, "Too many messages; slow down.", p.guess_id(data))
             message = p.decode_client(data)
             message_id = message.id
             await self._dispatch(connection, message)
@@ -228,13 +231,18 @@ class RoomService:
             self._refuse(connection, message_id, refused.code, refused.message)
         except Exception:  # a bug of ours: answer, log it, and keep the connection and the room
             log.exception("message failed", extra={"room": connection.code, "member": connection.member})
-            self._refuse(connection, message_id, "internal", "The server failed on that message; it was not applied.")
+            self._refuse(
+                connection,
+                message_id,
+                p.ProtocolCode.INTERNAL,
+                "The server failed on that message; it was not applied.",
+            )
         else:
             if isinstance(message, p.Act):
                 self.metrics.actions.inc()
                 self.metrics.action_seconds.observe(time.perf_counter() - started)
 
-    def _refuse(self, connection: Connection, message_id: str | None, code: str, text: str) -> None:
+    def _refuse(self, connection: Connection, message_id: str | None, code: ErrorCode, text: str) -> None:
         self.metrics.errors.labels(code).inc()
         connection.send(p.Error(message_id, code, text))
 
@@ -243,7 +251,7 @@ class RoomService:
             await self._hello(connection, message)
             return
         if not connection.greeted or connection.code is None:
-            raise RoomError("hello_first", "Say hello (with your seat token, or none to watch) first.")
+            raise RoomError(RoomCode.HELLO_FIRST, "Say hello (with your seat token, or none to watch) first.")
         if isinstance(message, p.Ping):
             connection.send(p.Pong(message.id))
             return
@@ -251,7 +259,7 @@ class RoomService:
         room = live.room
         member = connection.member
         if member is None:
-            raise RoomError("spectator", "Spectators only watch.")
+            raise RoomError(RoomCode.SPECTATOR, "Spectators only watch.")
         if isinstance(message, p.Legal):
             seat = room.seat_of(member)
             game = room.game
@@ -263,7 +271,7 @@ class RoomService:
             connection.send(p.Ack(message.id, done))
             return
         if isinstance(message, p.Say) and not connection.chat_bucket.take():
-            raise RoomError("chat_rate_limited", "That is a lot of chat; wait a moment.")
+            raise RoomError(RoomCode.CHAT_RATE_LIMITED, "That is a lot of chat; wait a moment.")
         assert isinstance(message, (*commands.COMMANDS, p.Rematch))
         context = commands.Context(member, self.clock(), self.library, lambda: self.rng.getrandbits(63))
         seq = await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
@@ -271,7 +279,7 @@ class RoomService:
 
     async def _hello(self, connection: Connection, message: p.Hello) -> None:
         if connection.greeted:
-            raise RoomError("already_greeted", "This connection has said hello already.")
+            raise RoomError(RoomCode.ALREADY_GREETED, "This connection has said hello already.")
         assert connection.code is not None
         live = await self.rooms.find(connection.code)
         if self.cluster is not None:
@@ -283,7 +291,7 @@ class RoomService:
         if message.token is not None:
             found = room.member_by_token_hash(token_hash(message.token))
             if found is None:
-                raise RoomError("bad_token", "That seat token is not valid in this room.")
+                raise RoomError(RoomCode.BAD_TOKEN, "That seat token is not valid in this room.")
             member = found.id
         connection.member, connection.greeted = member, True
         returning = live.presence.arrive(connection, message.language)
@@ -317,4 +325,4 @@ def settings_from(given: object) -> RoomSettings:
     try:
         return msgspec.convert(given, RoomSettings)
     except msgspec.ValidationError as error:
-        raise RoomError("bad_settings", f"Room settings: {error}") from None
+        raise RoomError(RoomCode.BAD_SETTINGS, f"Room settings: {error}") from None
