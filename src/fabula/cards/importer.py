@@ -23,6 +23,7 @@ from pathlib import Path
 
 import imagehash
 import msgspec
+from PIL import Image
 
 from fabula.cards import pictures
 from fabula.cards.captions import read_captions
@@ -176,24 +177,11 @@ def _import_pictures(
     cards: list[StoredCard] = []
     seen: list[tuple[int, str]] = []  # (pHash, source name) of every picture kept
     for entry in entries:
-        if entry.read is None:
-            skipped.append(_skip_line(entry.name, entry.reason))
-            continue
         try:
-            data = entry.read()
-            if len(data) > limits.max_bytes:
-                raise Skip(too_large(len(data), limits))
-            picture = _card_picture(data, limits)
+            picture, fingerprint = finished_picture(entry, limits, seen)
         except Skip as skip:
             skipped.append(_skip_line(entry.name, skip.reason))
             continue
-        fingerprint = imagehash.phash(picture)
-        bits = int(str(fingerprint), 16)
-        twin = next((other for known, other in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
-        if twin is not None:
-            skipped.append(_skip_line(entry.name, f"same picture as {shown(twin)}"))
-            continue
-        seen.append((bits, entry.name))
         number = len(cards) + 1
         file = f"{number:03d}.webp"
         (folder / file).write_bytes(_webp(picture))
@@ -209,6 +197,27 @@ def _import_pictures(
             )
         )
     return DeckFile(format=DECK_FORMAT, name=slug, title=title, cards=tuple(cards))
+
+
+def finished_picture(
+    entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]]
+) -> tuple[Image.Image, imagehash.ImageHash]:
+    """``entry`` read, checked and made a card's picture, with its pHash; `Skip` saying why not
+    (unreadable, too large, not a picture, the same as one in ``seen``, which it joins if taken).
+    Every picture from a folder, a zip or a browser's upload comes through here."""
+    if entry.read is None:
+        raise Skip(entry.reason)
+    data = entry.read()
+    if len(data) > limits.max_bytes:
+        raise Skip(too_large(len(data), limits))
+    picture = _card_picture(data, limits)
+    fingerprint = imagehash.phash(picture)
+    bits = int(str(fingerprint), 16)
+    twin = next((other for known, other in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
+    if twin is not None:
+        raise Skip(f"same picture as {shown(twin)}")
+    seen.append((bits, entry.name))
+    return picture, fingerprint
 
 
 # ---------------------------------------------------------------- folders

@@ -119,7 +119,7 @@ def source_files(source: Path, limits: ImportLimits) -> Iterator[list[Entry]]:
         except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
             raise ImportFailed(f"{shown(str(source))} is neither a folder nor a readable .zip file.") from error
         with archive:
-            entries = _zip_entries(archive, source, limits)
+            entries = zip_entries(archive, source, limits)
             _check_total(entries, source, limits)
             yield entries
     else:
@@ -134,7 +134,7 @@ def _check_total(entries: list[Entry], source: Path, limits: ImportLimits) -> No
         )
 
 
-def _too_many(source: Path, limits: ImportLimits) -> ImportFailed:
+def _too_many(source: Path | str, limits: ImportLimits) -> ImportFailed:
     return ImportFailed(f"{shown(str(source))} holds more than {limits.max_files:,} files, the limit.")
 
 
@@ -192,7 +192,7 @@ def _file_reader(path: Path, limits: ImportLimits) -> Callable[[], bytes]:
     return read
 
 
-def _zip_entries(archive: zipfile.ZipFile, source: Path, limits: ImportLimits) -> list[Entry]:
+def zip_entries(archive: zipfile.ZipFile, source: Path | str, limits: ImportLimits) -> list[Entry]:
     """The members of ``archive`` by path. Nothing is extracted and an unsafe name is only ever
     shown in its report line; the declared sizes are checked before any member is read."""
     members = sorted(archive.infolist(), key=lambda member: member.filename.replace("\\", "/").split("/"))
