@@ -11,9 +11,10 @@ import msgspec
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import IllegalAction
 from fabula.rules.errors import RuleCode
-from fabula.server.app import ROUTE_STATUS, HttpCode
+from fabula.server.app import HttpCode
 from fabula.server.errors import RoomCode
 from fabula.server.protocol import Error, ProtocolCode, encode
+from fabula.server.responses import ROUTE_STATUS
 
 ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode)
 CODES = [code for cls in ENUMS for code in cls]

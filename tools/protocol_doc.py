@@ -46,7 +46,7 @@ from fabula.rules.actions import Action, BlindClue, Tell
 from fabula.rules.errors import RuleCode
 from fabula.rules.views import SeatView
 from fabula.server import app as app_module
-from fabula.server import protocol, room_settings, snapshots
+from fabula.server import protocol, responses, room_settings, snapshots
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
@@ -545,7 +545,7 @@ def http_status(code: ErrorCode) -> str:
     """The status ``code`` is sent with over HTTP, and on which route it is sent with another."""
     if Reach.HTTP not in code.reach:
         return "—"
-    others = [f"{status} on `{route}`" for (route, other), status in app_module.ROUTE_STATUS.items() if other is code]
+    others = [f"{status} on `{route}`" for (route, other), status in responses.ROUTE_STATUS.items() if other is code]
     return "; ".join([str(code.status), *others])
 
 

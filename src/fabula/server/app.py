@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -45,6 +46,7 @@ from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import CLUE_MAX, MODES, RulesError
+from fabula.store.pictures import PictureStore, deck_of_card
 
 from .backends import describe, open_backends
 from .config import Config
@@ -54,7 +56,9 @@ from .errors import RoomCode
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
+from .pictures import PictureRoutes
 from .protocol import ProtocolCode
+from .responses import CARDS_ROUTE, error_response
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 from .seats import RoomLimit
 from .service import RoomService, settings_from
@@ -84,30 +88,6 @@ class HttpCode(ErrorCode):
 
     BAD_WIDTH = "bad_width", 400, "The picture's width (`w`) is not a whole number of pixels.", Reach.HTTP
     NO_CARD = "no_card", 404, "There is no such card picture, or not in that format.", Reach.HTTP
-
-
-#: The route that lists a room's cards, and the one refusal sent with another status than its
-#: code's: a room whose decks this server no longer has has no cards to find (404), where
-#: choosing such decks for a room is refused (400).
-CARDS_ROUTE = "/api/rooms/{code}/cards"
-ROUTE_STATUS: dict[tuple[str, ErrorCode], int] = {(CARDS_ROUTE, RoomCode.BAD_DECKS): 404}
-
-
-class AsciiJSONResponse(JSONResponse):
-    """JSON with every non-ASCII character escaped: an error may quote what the client sent,
-    lone surrogates included, and must still be sendable."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
-
-
-def error_response(
-    code: ErrorCode, message: str, *, route: str = "", headers: dict[str, str] | None = None, **more: Any
-) -> JSONResponse:
-    """The usual error body, ``{"error": {"code", "message", …more}}``, with the code's status
-    (or the one `ROUTE_STATUS` gives it on ``route``)."""
-    status = ROUTE_STATUS.get((route, code), code.status)
-    return AsciiJSONResponse({"error": {"code": code, "message": message, **more}}, status_code=status, headers=headers)
 
 
 def room_choices() -> dict[str, Any]:
@@ -162,6 +142,14 @@ def create_app(
     cards = CardFiles(library)
     metrics = Metrics()
     service = RoomService(config, library, metrics, clock=clock, rng=rng)
+
+    def picture_store() -> PictureStore:
+        backends = service.backends
+        if backends is None or backends.pictures is None:
+            raise RuntimeError("the server has no picture store")
+        return backends.pictures
+
+    pictures = PictureRoutes(lambda: service.rooms, picture_store, config, service.now)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -285,6 +273,8 @@ def create_app(
         card_id, kind = request.path_params["card"], request.path_params["kind"]
         if kind not in ("svg", "webp", "png"):
             return error_response(HttpCode.NO_CARD, "Cards come as .svg, .webp or .png.")
+        if deck_of_card(card_id) is not None:
+            return await room_picture(request, card_id, kind)
         try:
             width = int(request.query_params.get("w", "400"))
             found = await run_in_threadpool(cards.get, card_id, kind, width)
@@ -297,6 +287,18 @@ def create_app(
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         return Response(found.data, media_type=found.media_type, headers=headers)
+
+    async def room_picture(request: Request, card_id: str, kind: str) -> Response:
+        """A room's own picture: its stored WebP at every width. Its URL is the secret (an
+        unguessable deck name), so it is cached by the browser only, never by a shared proxy."""
+        data = await picture_store().image(card_id) if kind == "webp" else None
+        if data is None:
+            return error_response(HttpCode.NO_CARD, f'There is no picture "{card_id}" (as {kind}).')
+        etag = f'"{hashlib.sha256(data).hexdigest()[:12]}"'
+        headers = {"ETag": etag, "Cache-Control": "private, max-age=86400"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(data, media_type="image/webp", headers=headers)
 
     async def healthz(request: Request) -> Response:
         health: dict[str, Any] = {"status": "ok", "rooms": len(service.rooms.held)}
@@ -402,6 +404,7 @@ def create_app(
             Route("/api/rooms/{code}/qr.{kind:str}", room_qr),
             Route("/api/rooms/{code}/log", room_log),
             Route(CARDS_ROUTE, room_cards),
+            *pictures.routes(),
             Route("/api/modes", modes),
             Route("/api/decks", decks),
             Route("/cards/{card}.{kind}", card_file),

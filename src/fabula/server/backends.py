@@ -19,6 +19,7 @@ import asyncpg
 from redis.exceptions import RedisError
 
 from fabula.store import Bus, EventStore, Lease, LocalBus, PostgresStore, RedisBus, RedisPresence, SqliteStore
+from fabula.store.pictures import PictureStore, SqlitePictures
 
 from .config import Config, redacted
 
@@ -33,6 +34,8 @@ class Backends:
     lease: Lease | None = None
     #: who is connected through the other processes; None with one process
     presence: RedisPresence | None = None
+    #: the rooms' own pictures (set by `open_backends`; a test may leave it out)
+    pictures: PictureStore | None = None
 
     @property
     def shared(self) -> bool:
@@ -52,6 +55,8 @@ class Backends:
             await self.lease.close()
         await self.bus.close()
         await self.store.close()
+        if self.pictures is not None:
+            await self.pictures.close()
 
 
 def describe(config: Config) -> str:
@@ -68,14 +73,15 @@ async def open_backends(config: Config) -> Backends:
     """Connect what ``config`` asks for; `RuntimeError` naming the service that cannot be reached."""
     if not config.database:
         sqlite = SqliteStore(config.sqlite_path, durability="power" if config.durability == "power" else "process")
-        return Backends(sqlite, LocalBus())
+        return Backends(sqlite, LocalBus(), pictures=SqlitePictures(config.pictures_path))
     try:
         store = await PostgresStore.connect(config.database, schema=config.namespace)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise RuntimeError(f"cannot use PostgreSQL at {redacted(config.database)}: {error}") from error
     if not config.redis:
         log.warning("PostgreSQL without --redis: run only this one process on these rooms")
-        return Backends(store, LocalBus())
+        # one process: its pictures may stay in its data folder
+        return Backends(store, LocalBus(), pictures=SqlitePictures(config.pictures_path))
     bus: RedisBus | None = None
     try:
         bus = await RedisBus.connect(config.redis, config.namespace)
@@ -86,4 +92,4 @@ async def open_backends(config: Config) -> Backends:
         with contextlib.suppress(Exception):
             await store.close()
         raise RuntimeError(f"cannot use Redis at {redacted(config.redis)}: {error}") from error
-    return Backends(store, bus, bus.lease(), presence)
+    return Backends(store, bus, bus.lease(), presence, SqlitePictures(config.pictures_path))

@@ -85,6 +85,21 @@ class Config:
     max_connections_per_address: int = field(
         default=64, metadata={"help": "WebSocket connections one address may hold"}
     )
+    max_picture_bytes: int = field(
+        default=32 * 2**20, metadata={"help": "largest picture file a host may upload (bytes; a zip's members too)"}
+    )
+    max_upload_bytes: int = field(
+        default=256 * 2**20,
+        metadata={"help": "largest upload request (bytes, all its files together; read as it streams in)"},
+    )
+    max_deck_pictures: int = field(default=300, metadata={"help": "pictures a room's own deck may hold"})
+    max_picture_decks: int = field(
+        default=1000, metadata={"help": "rooms' own decks this server's picture store may hold at once"}
+    )
+    max_picture_store_bytes: int = field(
+        default=4 * 2**30, metadata={"help": "bytes of pictures this server's picture store may hold, all decks"}
+    )
+    uploads_per_minute: int = field(default=12, metadata={"help": "picture uploads one address may make a minute"})
     allow_origin: tuple[str, ...] = field(
         default=(),
         metadata={"help": "extra allowed WebSocket Origins, e.g. https://fabula.example (the server's own is allowed)"},
@@ -113,6 +128,11 @@ class Config:
     def sqlite_path(self) -> Path:
         """The room database when no --database is given."""
         return self.data / "rooms.sqlite3"
+
+    @property
+    def pictures_path(self) -> Path:
+        """The rooms' own pictures when no --database is given."""
+        return self.data / "pictures.sqlite3"
 
     @property
     def scaled_out(self) -> bool:

@@ -112,6 +112,10 @@ class PictureStore(Protocol):
         """Forget ``room``'s deck and its pictures."""
         ...
 
+    async def usage(self) -> tuple[int, int]:
+        """(decks, bytes of pictures) held, all rooms together."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -221,6 +225,14 @@ class SqlitePictures:
 
     async def delete_room(self, room: str) -> None:
         await self._run(lambda db: db.execute("DELETE FROM decks WHERE room = ?", (room,)))
+
+    async def usage(self) -> tuple[int, int]:
+        def work(db: sqlite3.Connection) -> tuple[int, int]:
+            decks = db.execute("SELECT count(*) FROM decks").fetchone()[0]
+            size = db.execute("SELECT coalesce(sum(length(webp)), 0) FROM pictures").fetchone()[0]
+            return int(decks), int(size)
+
+        return await self._run(work)
 
     async def close(self) -> None:
         await self._run(lambda db: db.close())

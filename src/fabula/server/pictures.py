@@ -1,0 +1,272 @@
+"""A room's own pictures over HTTP: the host uploads, captions and removes them; every member
+lists them. Each request names its seat with ``Authorization: Bearer <seat token>``.
+
+    POST   /api/rooms/{code}/pictures                  multipart ``files`` (pictures or .zip) → 201 [result]
+    GET    /api/rooms/{code}/pictures                  {deck, pictures: [{card, name, caption, url}], blind}
+    DELETE /api/rooms/{code}/pictures/{card}           → 204
+    PUT    /api/rooms/{code}/pictures/{card}/caption   {"caption": "…"} → the picture
+
+The body of an upload is read as it streams in and refused past ``max_upload_bytes``; the files
+are spooled to disk, made cards one at a time on a single worker thread (so an upload of a
+hundred phone photos holds up neither the event loop nor more than one picture's worth of
+memory), and stored in one transaction: all of an upload's taken pictures, or none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from fabula.cards.intake import ImportLimits
+from fabula.cards.uploads import Taken, Upload, take
+from fabula.errors import CommonCode, ErrorCode, Reach
+from fabula.rules.errors import RulesError
+from fabula.store.pictures import DeckFull, NewPicture, PictureStore, StoredPicture
+from fabula.text import TextRefused, caption_text
+
+from .config import Config
+from .responses import error_response
+from .rooms import LiveRoom, Rooms
+from .seats import token_hash
+
+#: One worker: pictures are made one at a time, whatever the number of uploads.
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fabula-pictures")
+
+
+class PictureCode(ErrorCode):
+    """What the picture routes refuse."""
+
+    NO_TOKEN = "no_token", 401, "The request names no seat: send `Authorization: Bearer <seat token>`.", Reach.HTTP
+    NOT_A_MEMBER = "not_a_member", 403, "The seat token is not one of this room's players.", Reach.HTTP
+    HOST_ONLY = "host_only", 403, "Only the room's host may change its pictures.", Reach.HTTP
+    NO_PICTURE = "no_picture", 404, "The room's deck has no such picture.", Reach.HTTP
+    NO_FILES = "no_files", 400, "The upload holds no `files` field with a file in it.", Reach.HTTP
+    UPLOAD_TOO_LARGE = "upload_too_large", 413, "The upload is larger than the server takes at once.", Reach.HTTP
+    TOO_MANY_UPLOADS = "too_many_uploads", 429, "Too many uploads from this network in the last minute.", Reach.HTTP
+    DECK_FULL = "deck_full", 400, "The room's deck holds as many pictures as it may.", Reach.HTTP
+    STORE_FULL = "store_full", 507, "The server holds as many pictures (or decks) as it may.", Reach.HTTP
+    BAD_CAPTION = "bad_caption", 400, "The caption is not one line of text of a sensible length.", Reach.HTTP
+
+
+class Refused(Exception):
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class _TooLarge(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    live: LiveRoom
+    member: int
+    host: bool
+
+
+class UploadsPerMinute:
+    """How many uploads each address made in the last minute (kept per process)."""
+
+    def __init__(self, most: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.most, self.clock = most, clock
+        self._times: dict[str, deque[float]] = {}
+
+    def allow(self, address: str) -> bool:
+        now = self.clock()
+        times = self._times.setdefault(address, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.most:
+            return False
+        times.append(now)
+        return True
+
+
+def picture_json(picture: StoredPicture) -> dict[str, Any]:
+    url = f"/cards/{picture.card}.webp"
+    return {"card": picture.card, "name": picture.name, "caption": picture.caption, "url": url}
+
+
+class PictureRoutes:
+    def __init__(
+        self, rooms: Callable[[], Rooms], store: Callable[[], PictureStore], config: Config, now: Callable[[], float]
+    ) -> None:
+        self.rooms, self.store, self.config, self.now = rooms, store, config, now
+        self.limits = ImportLimits(max_bytes=config.max_picture_bytes, max_total_bytes=config.max_upload_bytes)
+        self.uploads = UploadsPerMinute(config.uploads_per_minute)
+
+    def routes(self) -> list[Route]:
+        base = "/api/rooms/{code}/pictures"
+        return [
+            Route(base, self._answer(self.upload), methods=["POST"]),
+            Route(base, self._answer(self.listing), methods=["GET"]),
+            Route(base + "/{card}", self._answer(self.remove), methods=["DELETE"]),
+            Route(base + "/{card}/caption", self._answer(self.caption), methods=["PUT"]),
+        ]
+
+    @staticmethod
+    def _answer(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        async def answered(request: Request) -> Response:
+            try:
+                response: Response = await handler(request)
+            except Refused as refused:
+                return error_response(refused.code, refused.message)
+            except RulesError as error:  # no_room from the rooms
+                return error_response(error.code, error.message)
+            return response
+
+        return answered
+
+    # ------------------------------------------------------------------ who asks
+
+    async def _caller(self, request: Request) -> Caller:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Refused(PictureCode.NO_TOKEN, "Name your seat: Authorization: Bearer <seat token>.")
+        live = await self.rooms().find(request.path_params["code"])
+        member = live.room.member_by_token_hash(token_hash(token.strip()))
+        if member is None:
+            raise Refused(PictureCode.NOT_A_MEMBER, "That seat token is not one of this room's players.")
+        return Caller(live, member.id, member.id == live.room.host)
+
+    async def _host(self, request: Request) -> Caller:
+        caller = await self._caller(request)
+        if not caller.host:
+            raise Refused(PictureCode.HOST_ONLY, "Only the host adds, captions or removes the room's pictures.")
+        return caller
+
+    # ------------------------------------------------------------------ the routes
+
+    async def listing(self, request: Request) -> Response:
+        caller = await self._caller(request)
+        deck = await self.store().room_deck(caller.live.room.code)
+        pictures = [] if deck is None else await self.store().pictures(deck)
+        return JSONResponse(
+            {
+                "deck": deck,
+                "pictures": [picture_json(picture) for picture in pictures],
+                # the bots read captions; without any they play these pictures blind
+                "blind": bool(pictures) and not any(picture.caption for picture in pictures),
+                "most": self.config.max_deck_pictures,
+            }
+        )
+
+    async def upload(self, request: Request) -> Response:
+        caller = await self._host(request)
+        address = request.client.host if request.client else "unknown"
+        if not self.uploads.allow(address):
+            raise Refused(PictureCode.TOO_MANY_UPLOADS, "That is a lot of uploads; wait a minute and send the rest.")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.config.max_upload_bytes:
+            raise self._too_large()
+        if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+            raise Refused(CommonCode.MALFORMED, "Send the pictures as multipart/form-data, in fields named files.")
+        parser = MultiPartParser(request.headers, self._limited(request.stream()), max_files=1000, max_fields=10)
+        try:
+            form = await parser.parse()
+        except _TooLarge:
+            raise self._too_large() from None
+        except MultiPartException as error:
+            raise Refused(CommonCode.MALFORMED, f"The upload cannot be read: {error.message}") from None
+        try:
+            files = [item for item in form.getlist("files") if isinstance(item, UploadFile)]
+            if not files:
+                raise Refused(PictureCode.NO_FILES, "Choose some pictures (or a .zip of them) to send, as files.")
+            return await self._take(caller, files)
+        finally:
+            await form.close()
+
+    async def _take(self, caller: Caller, files: list[UploadFile]) -> Response:
+        store, code = self.store(), caller.live.room.code
+        decks, stored_bytes = await store.usage()
+        deck = await store.room_deck(code)
+        if deck is None and decks >= self.config.max_picture_decks:
+            raise Refused(PictureCode.STORE_FULL, "This server holds as many rooms' pictures as it may; try later.")
+        if stored_bytes >= self.config.max_picture_store_bytes:
+            raise Refused(PictureCode.STORE_FULL, "This server holds as many pictures as it may; try later.")
+        deck = deck or await store.deck_of(code, self.now())
+        existing = await store.pictures(deck)
+        uploads = [Upload(file.filename or "picture", file.file, file.size or 0) for file in files]
+        results = await asyncio.get_running_loop().run_in_executor(
+            _WORKER, take, uploads, self.limits, [picture.phash for picture in existing]
+        )
+        room_left = self.config.max_deck_pictures - len(existing)
+        keep: list[Taken] = []
+        answers: list[dict[str, Any]] = []
+        for result in results:
+            if result.webp is None:
+                answers.append({"name": result.name, "status": "skipped", "reason": result.reason})
+            elif len(keep) >= room_left:
+                reason = f"the deck is full ({self.config.max_deck_pictures} pictures)"
+                answers.append({"name": result.name, "status": "skipped", "reason": reason})
+            else:
+                keep.append(result)
+                answers.append({"name": result.name, "status": "taken"})
+        try:
+            added = await store.add(
+                deck,
+                [NewPicture(r.name, r.webp, r.phash, "") for r in keep if r.webp is not None],
+                self.now(),
+                self.config.max_deck_pictures,
+            )
+        except DeckFull:  # another upload filled it meanwhile
+            raise Refused(PictureCode.DECK_FULL, "The room's deck is full; remove some pictures first.") from None
+        cards = iter(added)
+        for answer in answers:
+            if answer["status"] == "taken":
+                answer["card"] = next(cards).card
+        return JSONResponse(answers, status_code=201)
+
+    async def remove(self, request: Request) -> Response:
+        caller = await self._host(request)
+        deck = await self.store().room_deck(caller.live.room.code)
+        if deck is None or not await self.store().remove(deck, request.path_params["card"]):
+            raise Refused(PictureCode.NO_PICTURE, "The room's deck has no such picture.")
+        return Response(status_code=204)
+
+    async def caption(self, request: Request) -> Response:
+        caller = await self._host(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            raise Refused(CommonCode.MALFORMED, 'Send {"caption": "…"} as JSON.') from None
+        if not isinstance(body, dict) or not isinstance(body.get("caption"), str):
+            raise Refused(CommonCode.MALFORMED, 'Send {"caption": "…"} as JSON.')
+        try:
+            caption = caption_text(body["caption"], limit=self.limits.max_caption_chars)
+        except TextRefused as refused:
+            raise Refused(PictureCode.BAD_CAPTION, refused.message) from None
+        store = self.store()
+        deck = await store.room_deck(caller.live.room.code)
+        card = request.path_params["card"]
+        if deck is None or not await store.set_caption(deck, card, caption):
+            raise Refused(PictureCode.NO_PICTURE, "The room's deck has no such picture.")
+        picture = next(p for p in await store.pictures(deck) if p.card == card)
+        return JSONResponse(picture_json(picture))
+
+    # ------------------------------------------------------------------ limits
+
+    def _too_large(self) -> Refused:
+        most = self.config.max_upload_bytes
+        return Refused(PictureCode.UPLOAD_TOO_LARGE, f"An upload is at most {most:,} bytes; send fewer files at once.")
+
+    async def _limited(self, stream: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
+        """``stream``, stopped with `_TooLarge` as soon as it passes ``max_upload_bytes``."""
+        seen = 0
+        async for chunk in stream:
+            seen += len(chunk)
+            if seen > self.config.max_upload_bytes:
+                raise _TooLarge
+            yield chunk
