@@ -13,10 +13,11 @@ from fabula.rules import IllegalAction
 from fabula.rules.errors import RuleCode
 from fabula.server.app import HttpCode
 from fabula.server.errors import RoomCode
+from fabula.server.pictures import PictureCode
 from fabula.server.protocol import Error, ProtocolCode, encode
 from fabula.server.responses import ROUTE_STATUS
 
-ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode)
+ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode, PictureCode)
 CODES = [code for cls in ENUMS for code in cls]
 
 
@@ -39,7 +40,9 @@ def test_every_code_is_snake_case_with_a_meaning() -> None:
 
 def test_statuses_are_client_errors_but_the_servers_own_failure() -> None:
     allowed = {400, 401, 403, 404, 409, 413, 429}
-    assert {code for code in CODES if code.status not in allowed} == {ProtocolCode.INTERNAL}
+    # the server failing, and the server's picture store full (Insufficient Storage)
+    assert {code for code in CODES if code.status not in allowed} == {ProtocolCode.INTERNAL, PictureCode.STORE_FULL}
+    assert PictureCode.STORE_FULL.status == 507
     assert ProtocolCode.INTERNAL.status == 500
     assert Reach.HTTP not in ProtocolCode.INTERNAL.reach
 
@@ -48,7 +51,19 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
     """The statuses clients have always been sent (they once came from prefix rules in the app)."""
     sent = {code.value: code.status for code in CODES if Reach.HTTP in code.reach}
     not_400 = {value: status for value, status in sent.items() if status != 400}
-    assert not_400 == {"no_room": 404, "no_card": 404, "too_many_rooms": 429}
+    assert not_400 == {
+        "no_room": 404,
+        "no_card": 404,
+        "too_many_rooms": 429,
+        # the picture routes': who asks (401, 403), what is not there, too much
+        "no_token": 401,
+        "not_a_member": 403,
+        "host_only": 403,
+        "no_picture": 404,
+        "upload_too_large": 413,
+        "too_many_uploads": 429,
+        "store_full": 507,
+    }
     assert ROUTE_STATUS == {("/api/rooms/{code}/cards", RoomCode.BAD_DECKS): 404}
 
 

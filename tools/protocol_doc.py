@@ -52,6 +52,7 @@ from fabula.server.app import create_app
 from fabula.server.config import Config
 from fabula.server.entries import TIMER_RANGE, RoomSettings
 from fabula.server.errors import RoomCode
+from fabula.server.pictures import PictureCode
 from fabula.server.protocol import Hello, ProtocolCode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -523,7 +524,9 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
 # ====================================================================== error codes from their enums
 
 #: Every layer's codes, from the lowest layer up (checked against the subclasses of `ErrorCode`).
-CODE_ENUMS: tuple[type[ErrorCode], ...] = (CommonCode, RuleCode, ProtocolCode, RoomCode, app_module.HttpCode)
+CODE_ENUMS: tuple[type[ErrorCode], ...] = (
+    CommonCode, RuleCode, ProtocolCode, RoomCode, app_module.HttpCode, PictureCode
+)  # fmt: skip
 #: How the table names where a code can be sent.
 SENT = {Reach.SOCKET: "WebSocket", Reach.HTTP: "HTTP", Reach.BOTH: "both"}
 

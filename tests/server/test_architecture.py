@@ -45,6 +45,8 @@ PARTS: dict[str, set[str]] = {
     "seats": {"rooms", "room", "entries", "errors", "room_settings", "protocol"},
     "sweep": {"rooms", "autoplay"},
     "cluster": {"rooms"},
+    "responses": {"errors"},
+    "pictures": {"responses", "rooms", "seats"},
 }
 
 

@@ -7,6 +7,7 @@ HTTP (JSON):
     POST /api/rooms/{code}/join     {name, colour} → {code, member, token}
     GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
     GET  /api/rooms/{code}/log      the moves of its finished game
+    /api/rooms/{code}/pictures      the room's own pictures (see `fabula.server.pictures`)
     GET  /api/modes, /api/decks     what a room can be
     GET  /cards/{card}.{svg|webp|png}?w=400
     GET  /healthz, /metrics

@@ -113,6 +113,7 @@ class RoomService:
         self.rooms.listeners += [self.fanout, self.scheduler, Chronicle(self.autoplay)]
         self.seats = Seats(self.rooms, self.config, self.library, clock=clock, rng=rng, opened=self.scheduler.start)
         self.sweeper = Sweeper(self.rooms, self.autoplay, self.config, clock)
+        self.sweeper.pictures = backends.pictures
         self.autoplay.store = backends.store
         await self.autoplay.recall()  # before the rooms: a finished game kept already is not learned twice
         if backends.presence is not None:

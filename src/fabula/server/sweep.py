@@ -11,6 +11,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from fabula.store.pictures import PictureStore
+
 from .autoplay import AutoPlayers
 from .config import Config
 from .rooms import Rooms
@@ -23,6 +25,8 @@ class Sweeper:
         self.rooms, self.autoplay, self.config, self.clock = rooms, autoplay, config, clock
         #: set with several processes: the cluster's sweep, which knows what the others hold
         self.cluster_sweep: Callable[[], Awaitable[list[str]]] | None = None
+        #: the rooms' own pictures, deleted with their rooms
+        self.pictures: PictureStore | None = None
 
     async def forever(self) -> None:
         while True:
@@ -39,7 +43,9 @@ class Sweeper:
     async def sweep(self) -> list[str]:
         """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes."""
         if self.cluster_sweep is not None:
-            return await self.cluster_sweep()
+            expired = await self.cluster_sweep()
+            await self._forget_pictures(expired)
+            return expired
         now = self.clock()
         expired = [
             code
@@ -51,4 +57,11 @@ class Sweeper:
             self.rooms.unload(code)
             await self.rooms.store.delete_room(code)
             log.info("room expired", extra={"room": code})
+        await self._forget_pictures(expired)
         return expired
+
+    async def _forget_pictures(self, codes: list[str]) -> None:
+        """A deleted room's own pictures go with it: nobody can reach them any more."""
+        if self.pictures is not None:
+            for code in codes:
+                await self.pictures.delete_room(code)
