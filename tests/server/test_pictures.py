@@ -17,7 +17,7 @@ from PIL import Image
 from fabula.server.config import Config
 
 from ..cards.test_importer import encoded, picture, sideways_jpeg, webp_chunks
-from .harness import LiveServer, create_room, join_room, live_server
+from .harness import Client, LiveServer, create_room, join_room, live_server
 
 pytestmark = pytest.mark.anyio
 
@@ -269,3 +269,37 @@ async def test_a_deleted_room_takes_its_pictures_with_it(tmp_path: Path) -> None
         async with httpx.AsyncClient(base_url=server.url) as http:
             gone = await http.get(f"/cards/{taken['card']}.webp")
         assert gone.status_code == 404
+
+
+async def test_a_game_is_dealt_from_the_group_s_pictures_and_the_original_deck(server: LiveServer) -> None:
+    host_seat = await create_room(server.url)
+    code, token = host_seat["code"], host_seat["token"]
+    host = Client(server.url, code, token)
+    await host.connect()
+    none_yet = await host.request({"type": "settings", "settings": {"decks": ["pictures"]}})
+    assert (none_yet["type"], none_yet["code"]) == ("error", "bad_decks")
+    results = (await upload(server, code, token, [("a.png", png(80)), ("b.png", png(81))])).json()
+    ours = [r["card"] for r in results]
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        await http.put(
+            f"/api/rooms/{code}/pictures/{ours[0]}/caption", headers=bearer(token), json={"caption": "A kite"}
+        )
+    alone = await host.request({"type": "settings", "settings": {"decks": ["pictures"]}})
+    assert alone["type"] == "ack", "two pictures may be chosen; the start says they are too few"
+    for _ in range(2):
+        await host.request({"type": "add_bot", "level": "random"})
+    too_few = await host.request({"type": "start"})
+    assert (too_few["type"], too_few["code"]) == ("error", "deck_too_small")
+    both = await host.request({"type": "settings", "settings": {"decks": ["fabula", "pictures"]}})
+    assert both["type"] == "ack"
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    game = server.service.rooms.held[code].room.game
+    assert game is not None
+    assert set(ours) <= set(game.deck)
+    assert len(game.deck) == 84 + 2
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        cards = (await http.get(f"/api/rooms/{code}/cards")).json()["cards"]
+    described = {card["id"]: card["description"] for card in cards}
+    assert described[ours[0]] == "A kite", "the caption is what the bots (and alt text) read"
+    assert described[ours[1]] == ""
+    await host.close()

@@ -34,6 +34,9 @@ DECKS_FOLDER = "decks"
 DECK_FILE = "deck.json"
 #: The version of `DeckFile` written today; a reader refuses any other.
 DECK_FORMAT = 1
+#: The deck a room's settings name to deal from the room's own pictures (its group's, uploaded
+#: from the browser); which pictures those are, the server says (`DeckLibrary.cards`'s ``own``).
+OWN_DECK = "pictures"
 #: What a deck name (its folder, and the prefix of its card ids) may look like.
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 #: What a picture's file name inside a deck folder may look like — never a path.
@@ -102,8 +105,9 @@ class DeckLibrary:
         known = ", ".join(deck.name for deck in self.decks()) or "none yet"
         raise DeckError(f'There is no deck named "{name}"; the decks are: {known}.')
 
-    def cards(self, names: Sequence[str]) -> tuple[Card, ...]:
-        """The cards of the decks ``names``, in that order: the deck of one game.
+    def cards(self, names: Sequence[str], own: Sequence[Card] = ()) -> tuple[Card, ...]:
+        """The cards of the decks ``names``, in that order: the deck of one game. `OWN_DECK`
+        among them stands for ``own``, a room's own pictures.
 
         Card ids are unique across decks by construction (``"{deck}-{number}"``), so combining
         decks never mixes two cards up; choosing the same deck twice would, and is refused.
@@ -116,7 +120,12 @@ class DeckLibrary:
         for index, name in enumerate(names):
             if name in names[:index]:
                 raise DeckError(f'The deck "{name}" is chosen twice.')
-            cards.extend(self.deck(name).cards)
+            if name == OWN_DECK:
+                if not own:
+                    raise DeckError("The group's own pictures are none yet: add some, or choose another deck.")
+                cards.extend(own)
+            else:
+                cards.extend(self.deck(name).cards)
         return tuple(cards)
 
     def image_path(self, card_id: str) -> Path:

@@ -43,7 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fabula.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, LANGUAGE_NAMES
 from fabula.cards.files import CardFiles
-from fabula.cards.library import DeckError, DeckLibrary
+from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import CLUE_MAX, MODES, RulesError
@@ -324,7 +324,8 @@ def create_app(
         """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
         try:
             room = (await service.rooms.find(request.path_params["code"])).room
-            found = library.cards(room.settings.decks)
+            own = await service.own_cards(room.code) if OWN_DECK in room.settings.decks else ()
+            found = library.cards(room.settings.decks, own)
         except RulesError as error:
             return refused(error)
         except DeckError as error:

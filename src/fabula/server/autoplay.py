@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from fabula.bots.base import RandomBot, make_bot
 from fabula.bots.semantic.memory import ClueMemory, PastRound
-from fabula.cards.library import DeckError, DeckLibrary
+from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.model import Card
 from fabula.rules import Action, Phase, RoundResult
 from fabula.store import EventStore
@@ -109,6 +109,8 @@ class AutoPlayers:
         self.library = library
         self.memory_enabled = memory
         self.store = store
+        #: reads a room's own pictures as cards (the service sets it once it has a picture store)
+        self.own_cards: Callable[[str], Awaitable[tuple[Card, ...]]] | None = None
         self.memory_rounds = memory_rounds
         self.clock = clock
         self._memory: ClueMemory | None = None
@@ -120,16 +122,21 @@ class AutoPlayers:
         self._warming: set[tuple[tuple[str, ...], bool, str]] = set()
         self._cards: dict[tuple[str, int], Mapping[str, Card]] = {}
 
-    def cards_of(self, room: Room) -> Mapping[str, Card]:
+    @staticmethod
+    def _key(room: Room) -> tuple[str, int]:
+        return (room.code, room.games_started)
+
+    def cards_of(self, room: Room, own: Sequence[Card] = ()) -> Mapping[str, Card]:
         """The room's cards by id (empty if its decks are gone: the bots then play blind), read
-        once per game rather than from the disk at every move."""
-        key = (room.code, room.games_started)
+        once per game rather than from the disk at every move; ``own``: the room's own pictures,
+        if it deals them."""
+        key = self._key(room)
         found = self._cards.get(key)
         if found is None:
             if len(self._cards) > 1000:  # games long over: read again if ever asked
                 self._cards.clear()
             try:
-                found = {card.id: card for card in self.library.cards(room.settings.decks)}
+                found = {card.id: card for card in self.library.cards(room.settings.decks, own)}
             except DeckError:
                 found = {}
             self._cards[key] = found
@@ -152,6 +159,9 @@ class AutoPlayers:
         view, legal = game.view(seat).to_json(), game.legal_actions(seat)
         if level == "random":
             return RandomBot(rng).choose(view, legal)
+        if OWN_DECK in room.settings.decks and self.own_cards is not None and self._key(room) not in self._cards:
+            # a room's own pictures are read from the picture store, once a game
+            self.cards_of(room, await self.own_cards(room.code))
         bot = make_bot(level, rng, cards=self.cards_of(room), memory=self.memory(), language=language)
         return await asyncio.to_thread(bot.choose, view, legal)
 

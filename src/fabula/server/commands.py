@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from fabula.bots.base import BOT_LEVELS
 from fabula.cards.library import DeckError, DeckLibrary
+from fabula.cards.model import Card
 
 from . import protocol as p
 from .entries import (
@@ -48,6 +49,8 @@ class Context:
     now: float
     library: DeckLibrary
     seed: Callable[[], int]
+    #: the room's own pictures, as cards (read by the service when the command may deal them)
+    own: tuple[Card, ...] = ()
 
 
 def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> AnyEntry:
@@ -69,7 +72,7 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
         case p.End():
             return Ended(at=now, client_id=cid, by=member)
         case p.ChangeSettings():
-            _check_decks(context.library, message.settings.decks)
+            _check_decks(context.library, message.settings.decks, context.own)
             return SettingsChanged(at=now, client_id=cid, by=member, settings=message.settings)
         case p.SetTeams():
             return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
@@ -118,14 +121,14 @@ def bot_joins(room: Room, now: float, cid: str | None, by: int, *, level: str, l
 
 def _started(room: Room, context: Context, cid: str) -> Started:
     room.check_start()
-    deck = _check_decks(context.library, room.settings.decks)
+    deck = _check_decks(context.library, room.settings.decks, context.own)
     seating = list(room.seating) if room.status == "over" else room.default_seating()
     return Started(at=context.now, client_id=cid, by=context.member, seed=context.seed(), seating=seating, deck=deck)
 
 
-def _check_decks(library: DeckLibrary, decks: list[str]) -> list[str]:
+def _check_decks(library: DeckLibrary, decks: list[str], own: tuple[Card, ...]) -> list[str]:
     """The card ids of ``decks``; `RoomError` ``bad_decks`` if one is unknown or they are too few."""
     try:
-        return [card.id for card in library.cards(decks)]
+        return [card.id for card in library.cards(decks, own)]
     except DeckError as error:
         raise RoomError(RoomCode.BAD_DECKS, error.message) from None

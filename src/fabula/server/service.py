@@ -22,7 +22,8 @@ from collections.abc import Callable
 
 import msgspec
 
-from fabula.cards.library import DeckLibrary
+from fabula.cards.library import OWN_DECK, DeckLibrary
+from fabula.cards.model import Card
 from fabula.errors import ErrorCode
 from fabula.rules import RulesError
 
@@ -115,6 +116,7 @@ class RoomService:
         self.sweeper = Sweeper(self.rooms, self.autoplay, self.config, clock)
         self.sweeper.pictures = backends.pictures
         self.autoplay.store = backends.store
+        self.autoplay.own_cards = self.own_cards
         await self.autoplay.recall()  # before the rooms: a finished game kept already is not learned twice
         if backends.presence is not None:
             self.cluster = Cluster(self.rooms, backends.presence, self.config, clock, backends.lease)
@@ -274,9 +276,20 @@ class RoomService:
         if isinstance(message, p.Say) and not connection.chat_bucket.take():
             raise RoomError(RoomCode.CHAT_RATE_LIMITED, "That is a lot of chat; wait a moment.")
         assert isinstance(message, (*commands.COMMANDS, p.Rematch))
-        context = commands.Context(member, self.clock(), self.library, lambda: self.rng.getrandbits(63))
+        dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
+        deals = isinstance(message, p.ChangeSettings | p.Start | p.Rematch) and OWN_DECK in dealt
+        own = await self.own_cards(room.code) if deals else ()
+        context = commands.Context(member, self.clock(), self.library, lambda: self.rng.getrandbits(63), own)
         seq = await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
         connection.send(p.Ack(message.id, seq))
+
+    async def own_cards(self, code: str) -> tuple[Card, ...]:
+        """Room ``code``'s own pictures as cards, their captions as descriptions (what bots read)."""
+        store = None if self.backends is None else self.backends.pictures
+        deck = None if store is None else await store.room_deck(code)
+        if store is None or deck is None:
+            return ()
+        return tuple(Card(picture.card, picture.name, picture.caption) for picture in await store.pictures(deck))
 
     async def _hello(self, connection: Connection, message: p.Hello) -> None:
         if connection.greeted:
