@@ -15,13 +15,16 @@ split them:
 * presence crosses processes: a player connected to one is neither grey nor played for on the
   other, and once they leave, exactly one bot move is made for them after the grace period;
 * the idle sweep deletes a room nobody has visited once (one process does it), and keeps a room
-  someone is connected to through the other process.
+  someone is connected to through the other process;
+* a picture the host uploads through one process is listed, captioned and served by the other
+  (each process has a data folder of its own: the pictures are in the database).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -31,6 +34,7 @@ from typing import Any, cast
 
 import httpx
 import pytest
+from PIL import Image
 
 from fabula.bots.base import RandomBot
 from fabula.rules import action_from_json
@@ -477,3 +481,32 @@ async def test_an_idle_room_is_deleted_once_and_a_visited_one_is_kept(deployment
     assert (await a.metrics())["fabula_rooms"] <= 1  # (the summary above loaded it again)
     assert (await b.metrics())["fabula_rooms"] == 1
     await here.close()
+
+
+async def test_a_picture_uploaded_through_one_process_is_served_by_the_other(pair: Deployment) -> None:
+    a, b = pair.processes
+    host = await create_room(a.url, "Host", "red")
+    code, auth = host["code"], {"Authorization": f"Bearer {host['token']}"}
+    png = io.BytesIO()
+    Image.new("RGB", (480, 320), (200, 40, 40)).save(png, "PNG")
+    async with httpx.AsyncClient() as http:
+        uploaded = await http.post(
+            f"{a.url}/api/rooms/{code}/pictures", headers=auth, files=[("files", ("red.png", png.getvalue()))]
+        )
+        assert uploaded.status_code == 201, uploaded.text
+        [answer] = uploaded.json()
+        assert answer["status"] == "taken", answer
+        card = answer["card"]
+        listed = (await http.get(f"{b.url}/api/rooms/{code}/pictures", headers=auth)).json()
+        assert [picture["card"] for picture in listed["pictures"]] == [card]
+        served = await http.get(f"{b.url}/cards/{card}.webp")
+        assert served.status_code == 200
+        assert served.content[:4] == b"RIFF"
+        captioned = await http.put(
+            f"{b.url}/api/rooms/{code}/pictures/{card}/caption", headers=auth, json={"caption": "red"}
+        )
+        assert captioned.status_code == 200, captioned.text
+        again = (await http.get(f"{a.url}/api/rooms/{code}/pictures", headers=auth)).json()
+        assert [picture["caption"] for picture in again["pictures"]] == ["red"]
+        assert (await http.delete(f"{a.url}/api/rooms/{code}/pictures/{card}", headers=auth)).status_code == 204
+        assert (await http.get(f"{b.url}/cards/{card}.webp")).status_code == 404

@@ -28,6 +28,7 @@ from fabula.store import (
     RedisLease,
     SqliteStore,
 )
+from fabula.store.pictures import PictureStore, SqlitePictures
 
 from ..services import drop_schema, postgres_url, redis_url, unavailable, unique_name
 
@@ -101,6 +102,76 @@ async def store_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Async
 @pytest.fixture
 async def store(store_backend: StoreBackend) -> EventStore:
     return await store_backend.open()
+
+
+# ---------------------------------------------------------------------- picture stores
+
+
+class PictureBackend:
+    """Opens picture stores on one database, as separate processes would."""
+
+    name = ""
+
+    def __init__(self) -> None:
+        self.closers: list[PictureStore | EventStore] = []
+
+    async def open(self) -> PictureStore:
+        raise NotImplementedError
+
+    async def cleanup(self) -> None:
+        for closer in self.closers:
+            await closer.close()
+
+
+class SqlitePictureBackend(PictureBackend):
+    name = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    async def open(self) -> PictureStore:
+        pictures = SqlitePictures(self.path)
+        self.closers.append(pictures)
+        return pictures
+
+
+class PostgresPictureBackend(PictureBackend):
+    """Each "process" a `PostgresStore` of its own (its own pool) handing out its pictures."""
+
+    name = "postgres"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self.schema = unique_name("fabula_test")
+
+    async def open(self) -> PictureStore:
+        store = await PostgresStore.connect(self.url, schema=self.schema, min_size=1, max_size=4)
+        self.closers.append(store)
+        return store.pictures()
+
+    async def cleanup(self) -> None:
+        await super().cleanup()
+        await drop_schema(self.url, self.schema)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def picture_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[PictureBackend]:
+    backend: PictureBackend
+    if request.param == "sqlite":
+        backend = SqlitePictureBackend(tmp_path / "pictures.sqlite3")
+    else:
+        backend = PostgresPictureBackend(request.getfixturevalue("postgres_url"))
+    try:
+        yield backend
+    finally:
+        await backend.cleanup()
+
+
+@pytest.fixture
+async def pictures(picture_backend: PictureBackend) -> PictureStore:
+    return await picture_backend.open()
 
 
 # ---------------------------------------------------------------------- buses and leases

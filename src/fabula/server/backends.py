@@ -1,12 +1,16 @@
 """Where a server keeps its rooms and how it hears of the other processes, chosen by the config:
 
 =========================  ===============  ==============  ==================================
-options                    store            bus             leases, presence
+options                    store, pictures  bus             leases, presence
 =========================  ===============  ==============  ==================================
-(none: the default)        SQLite file      in-process      none: one process
+(none: the default)        SQLite files     in-process      none: one process
 ``--database``             PostgreSQL       in-process      none: still one process
 ``--database --redis``     PostgreSQL       Redis pub/sub   Redis: several processes, one room
 =========================  ===============  ==============  ==================================
+
+The rooms' own pictures live with the rooms: ``pictures.sqlite3`` in the data folder beside
+``rooms.sqlite3``, or the same PostgreSQL schema, so every process that reaches a room reaches
+its pictures too.
 """
 
 from __future__ import annotations
@@ -80,8 +84,7 @@ async def open_backends(config: Config) -> Backends:
         raise RuntimeError(f"cannot use PostgreSQL at {redacted(config.database)}: {error}") from error
     if not config.redis:
         log.warning("PostgreSQL without --redis: run only this one process on these rooms")
-        # one process: its pictures may stay in its data folder
-        return Backends(store, LocalBus(), pictures=SqlitePictures(config.pictures_path))
+        return Backends(store, LocalBus(), pictures=store.pictures())
     bus: RedisBus | None = None
     try:
         bus = await RedisBus.connect(config.redis, config.namespace)
@@ -92,4 +95,5 @@ async def open_backends(config: Config) -> Backends:
         with contextlib.suppress(Exception):
             await store.close()
         raise RuntimeError(f"cannot use Redis at {redacted(config.redis)}: {error}") from error
-    return Backends(store, bus, bus.lease(), presence, SqlitePictures(config.pictures_path))
+    # the pictures beside the rooms: every process reaches them, no shared file system needed
+    return Backends(store, bus, bus.lease(), presence, store.pictures())

@@ -3,8 +3,14 @@ caption and finished WebP bytes, read by whichever process deals or serves them.
 
 `SqlitePictures` keeps them in their own SQLite file beside the rooms' (blobs would bloat the
 rooms' log and slow its small writes); every call runs on a worker thread, since a picture is
-hundreds of kilobytes. A deck is created with its room's first upload; adding pictures is one
-transaction, so a killed upload leaves none of its pictures behind.
+hundreds of kilobytes. `PostgresPictures` (fabula.store.postgres_pictures) keeps them in the
+deployment's PostgreSQL schema, so that every process of a ``--database`` deployment reaches
+them. Both behave alike, down to the numbers they give.
+
+A deck is created with its room's first upload; adding pictures is one transaction, so a killed
+upload leaves none of its pictures behind. A deck numbers its pictures 1, 2, 3, … and never gives
+a number twice, not even that of a removed picture: a card id is a picture's URL, which browsers
+cache for a day, so a new picture must not answer to an old one's.
 
 >>> import asyncio, tempfile, pathlib
 >>> async def demo() -> list[str]:
@@ -52,6 +58,10 @@ def deck_of_card(card: str) -> str | None:
     return deck if is_room_deck(deck) and number.isdigit() else None
 
 
+class NoDeck(LookupError):
+    """The deck is gone (its room was deleted meanwhile); nothing was added."""
+
+
 class DeckFull(Exception):
     """Adding the pictures would take the deck past its limit; nothing was added."""
 
@@ -92,8 +102,10 @@ class PictureStore(Protocol):
         ...
 
     async def add(self, deck: str, pictures: Sequence[NewPicture], at: float, most: int) -> list[StoredPicture]:
-        """Store ``pictures`` in ``deck``, numbered after its last one, all or none; `DeckFull`
-        if the deck would hold more than ``most``."""
+        """Store ``pictures`` in ``deck``, all or none, numbered after the highest number the deck
+        ever gave (a removed picture's number is not given again); `DeckFull` if the deck would
+        hold more than ``most``, `NoDeck` if there is no such deck. Safe against concurrent adds,
+        from this process or another: together they never pass ``most`` nor share a number."""
         ...
 
     async def pictures(self, deck: str) -> list[StoredPicture]:
@@ -104,9 +116,13 @@ class PictureStore(Protocol):
         """The WebP bytes of ``card``, or None if there is no such picture."""
         ...
 
-    async def remove(self, deck: str, card: str) -> bool: ...
+    async def remove(self, deck: str, card: str) -> bool:
+        """Take ``card`` out of ``deck``; False if the deck holds no such card."""
+        ...
 
-    async def set_caption(self, deck: str, card: str, caption: str) -> bool: ...
+    async def set_caption(self, deck: str, card: str, caption: str) -> bool:
+        """Caption ``card`` of ``deck``; False if the deck holds no such card."""
+        ...
 
     async def delete_room(self, room: str) -> None:
         """Forget ``room``'s deck and its pictures."""
@@ -119,14 +135,57 @@ class PictureStore(Protocol):
     async def close(self) -> None: ...
 
 
+def card_id(deck: str, number: int) -> str:
+    return f"{deck}-{number:03d}"
+
+
+def numbered(deck: str, last: int, pictures: Sequence[NewPicture], at: float) -> list[StoredPicture]:
+    """``pictures`` as ``deck`` stores them, numbered on from ``last``."""
+    return [
+        StoredPicture(card_id(deck, number), deck, number, p.name, p.caption, p.phash, len(p.webp), at)
+        for number, p in enumerate(pictures, last + 1)
+    ]
+
+
+# ``last_number``: the highest number the deck ever gave; numbers go on from it, not from the
+# highest number left, so that a removed picture's card id is never given again.
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS decks (deck TEXT PRIMARY KEY, room TEXT UNIQUE, created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS decks ("
+    " deck TEXT PRIMARY KEY, room TEXT UNIQUE, created REAL NOT NULL, last_number INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS pictures ("
     " card TEXT PRIMARY KEY, deck TEXT NOT NULL REFERENCES decks(deck) ON DELETE CASCADE,"
     " number INTEGER NOT NULL, name TEXT NOT NULL, caption TEXT NOT NULL, phash TEXT NOT NULL,"
     " added REAL NOT NULL, webp BLOB NOT NULL, UNIQUE (deck, number))",
 )
+#: 1: ``decks.last_number`` (a file of version 0 had none: it numbered after the last picture left)
+SCHEMA_VERSION = 1
 _COLUMNS = "card, deck, number, name, caption, phash, length(webp), added"
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the file at ``path`` to `SCHEMA_VERSION`, in one transaction (another process may be
+    opening it too); `RuntimeError` if a newer Fabula wrote it."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{path} was written by a newer Fabula (schema {version}; this one knows {SCHEMA_VERSION})"
+            )
+        for statement in _SCHEMA:
+            db.execute(statement)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(decks)")}
+        if "last_number" not in columns:  # a file of version 0: its decks go on from their last picture
+            db.execute("ALTER TABLE decks ADD COLUMN last_number INTEGER NOT NULL DEFAULT 0")
+            db.execute(
+                "UPDATE decks SET last_number ="
+                " (SELECT coalesce(max(number), 0) FROM pictures WHERE pictures.deck = decks.deck)"
+            )
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class SqlitePictures:
@@ -136,8 +195,7 @@ class SqlitePictures:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        for statement in _SCHEMA:
-            self._db.execute(statement)
+        _migrate(self._db, path)
         # one connection, used from worker threads one call at a time
         self._lock = threading.Lock()
 
@@ -150,12 +208,12 @@ class SqlitePictures:
 
     async def deck_of(self, room: str, at: float) -> str:
         def work(db: sqlite3.Connection) -> str:
-            found = db.execute("SELECT deck FROM decks WHERE room = ?", (room,)).fetchone()
-            if found is not None:
-                return str(found[0])
-            deck = new_deck_name()
-            db.execute("INSERT INTO decks (deck, room, created) VALUES (?, ?, ?)", (deck, room, at))
-            return deck
+            # DO NOTHING if the room has one: another connection to the file may have made it just now
+            db.execute(
+                "INSERT INTO decks (deck, room, created) VALUES (?, ?, ?) ON CONFLICT (room) DO NOTHING",
+                (new_deck_name(), room, at),
+            )
+            return str(db.execute("SELECT deck FROM decks WHERE room = ?", (room,)).fetchone()[0])
 
         return await self._run(work)
 
@@ -168,26 +226,25 @@ class SqlitePictures:
 
     async def add(self, deck: str, pictures: Sequence[NewPicture], at: float, most: int) -> list[StoredPicture]:
         def work(db: sqlite3.Connection) -> list[StoredPicture]:
+            # IMMEDIATE: the write lock first, so no other connection counts or numbers meanwhile
             db.execute("BEGIN IMMEDIATE")
             try:
-                has, last = db.execute(
-                    "SELECT count(*), coalesce(max(number), 0) FROM pictures WHERE deck = ?", (deck,)
-                ).fetchone()
+                found = db.execute("SELECT last_number FROM decks WHERE deck = ?", (deck,)).fetchone()
+                if found is None:
+                    raise NoDeck(deck)
+                has = db.execute("SELECT count(*) FROM pictures WHERE deck = ?", (deck,)).fetchone()[0]
                 if has + len(pictures) > most:
                     raise DeckFull(has, most)
-                stored = []
-                for offset, picture in enumerate(pictures, 1):
-                    number = last + offset
-                    card = f"{deck}-{number:03d}"
-                    db.execute(
-                        "INSERT INTO pictures (card, deck, number, name, caption, phash, added, webp)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (card, deck, number, picture.name, picture.caption, picture.phash, at, picture.webp),
-                    )
-                    size = len(picture.webp)
-                    stored.append(
-                        StoredPicture(card, deck, number, picture.name, picture.caption, picture.phash, size, at)
-                    )
+                stored = numbered(deck, found[0], pictures, at)
+                db.executemany(
+                    "INSERT INTO pictures (card, deck, number, name, caption, phash, added, webp)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (p.card, deck, p.number, p.name, p.caption, p.phash, at, new.webp)
+                        for p, new in zip(stored, pictures, strict=True)
+                    ],
+                )
+                db.execute("UPDATE decks SET last_number = ? WHERE deck = ?", (found[0] + len(pictures), deck))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise

@@ -18,6 +18,8 @@ can share a database with other applications, and tests can each use a schema of
     rooms             (code text PRIMARY KEY, created float8, touched float8)
     entries           (code text REFERENCES rooms ON DELETE CASCADE, seq int, data bytea,
                        PRIMARY KEY (code, seq))
+    kept_games        (number bigserial PRIMARY KEY, key text UNIQUE, kept float8, data bytea)
+    decks, pictures   the rooms' own pictures (fabula.store.postgres_pictures)
     schema_migrations (version int PRIMARY KEY, name text, applied_at timestamptz)
 
 Migrations. `MIGRATIONS` is an ordered tuple of SQL scripts, each applied once. `connect` runs
@@ -38,6 +40,7 @@ from typing import Any
 import asyncpg
 
 from .base import KeptGame, SeqTaken, StoredEntry
+from .postgres_pictures import PostgresPictures
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,33 @@ MIGRATIONS: tuple[Migration, ...] = (
             kept double precision NOT NULL,
             data bytea NOT NULL
         );
+        """,
+    ),
+    Migration(
+        3,
+        "rooms' own pictures",
+        # Not tied to rooms by a foreign key: as in SQLite (another file), a deck outlives a
+        # deleted room until `delete_room` forgets it. EXTERNAL storage: the WebP bytes are
+        # compressed already, so TOAST keeps them out of line without trying to compress them.
+        """
+        CREATE TABLE decks (
+            deck text PRIMARY KEY,
+            room text NOT NULL UNIQUE,
+            created double precision NOT NULL,
+            last_number integer NOT NULL DEFAULT 0
+        );
+        CREATE TABLE pictures (
+            card text PRIMARY KEY,
+            deck text NOT NULL REFERENCES decks (deck) ON DELETE CASCADE,
+            number integer NOT NULL CHECK (number > 0),
+            name text NOT NULL,
+            caption text NOT NULL,
+            phash text NOT NULL,
+            added double precision NOT NULL,
+            webp bytea NOT NULL,
+            UNIQUE (deck, number)
+        );
+        ALTER TABLE pictures ALTER COLUMN webp SET STORAGE EXTERNAL;
         """,
     ),
 )
@@ -187,6 +217,11 @@ class PostgresStore:
     async def kept_games(self, after: int = 0) -> list[KeptGame]:
         rows = await self._pool.fetch(self._kept_games, after)
         return [KeptGame(row[0], row[1], row[2]) for row in rows]
+
+    def pictures(self) -> PostgresPictures:
+        """The rooms' own pictures, in this store's schema and through its pool; closing the store
+        closes them too."""
+        return PostgresPictures(self._pool, self.schema)
 
     async def close(self) -> None:
         await self._pool.close()
