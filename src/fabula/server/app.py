@@ -46,7 +46,7 @@ from fabula.cards.files import CardFiles
 from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.errors import CommonCode, ErrorCode, Reach
-from fabula.rules import CLUE_MAX, MODES, RulesError
+from fabula.rules import CLUE_MAX, MODES, Ruleset, RulesError
 from fabula.store.pictures import PictureStore, deck_of_card
 
 from .backends import describe, open_backends
@@ -100,6 +100,9 @@ def room_choices() -> dict[str, Any]:
                 "summary": mode.summary,
                 "seats": list(seat_range(mode.name)),
                 "seat_counts": list(mode.seat_counts),
+                # cards a deck needs at each seat count (hands and a table: the lobby says how many
+                # more pictures a group's own deck needs)
+                "cards_needed": [Ruleset.create(mode.name, seats).cards_needed for seats in mode.seat_counts],
             }
             for mode in MODES.values()
         ],

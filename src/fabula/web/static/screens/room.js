@@ -25,6 +25,7 @@ import {
   tickCountdowns,
   timeLeft,
 } from "./parts.js";
+import { picturesPanel, picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
 
 /** What a host can pick when adding a bot, in the server's order for the menu. */
@@ -47,6 +48,7 @@ export function roomScreen(ctx, code, watch) {
     return null;
   }
   const ui = {
+    pictures: picturesState(),
     room: null,
     status: "connecting",
     legal: null,
@@ -431,6 +433,17 @@ export function roomScreen(ctx, code, watch) {
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       seats,
       teams,
+      room.you || room.settings.decks.includes("pictures")
+        ? picturesPanel({
+            room,
+            code,
+            token: seat?.token ?? null,
+            p: ui.pictures,
+            redraw: draw,
+            send,
+            errorText: (error) => errorText(error.code, error.message),
+          })
+        : null,
       h(
         "div.invite",
         {},

@@ -1,0 +1,272 @@
+// The group's own pictures, in the lobby: the host adds photos and drawings (several files or a
+// .zip, from a phone's library too), sees them as thumbnails, captions or removes each, and
+// chooses what the game is dealt from. Everyone else sees what the game will be dealt from.
+// The server makes every file a card (or says why not); this only sends, shows and asks again.
+import { CHOICES } from "../choices.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { ApiError } from "../net.js";
+
+const OWN = "pictures"; // the deck name that stands for the room's own pictures (cards.library.OWN_DECK)
+const ORIGINAL_CARDS = 84;
+
+export function picturesState() {
+  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {} };
+}
+
+function request(method, path, token, body) {
+  return fetch(path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (response) => {
+    const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(data.error?.code || `http_${response.status}`, data.error?.message || "");
+    return data;
+  }, () => {
+    throw new ApiError("offline", "");
+  });
+}
+
+// An upload through XMLHttpRequest: fetch cannot tell how much of the body has gone yet.
+function upload(code, token, files, onProgress) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const file of files) form.append("files", file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/rooms/${code}/pictures`);
+    xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.upload.onload = () => onProgress(null, 0); // all sent: the server is making the cards
+    xhr.onload = () => {
+      let data = {};
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {}
+      if (xhr.status === 201) resolve(data);
+      else reject(new ApiError(data.error?.code || `http_${xhr.status}`, data.error?.message || ""));
+    };
+    xhr.onerror = () => reject(new ApiError("offline", ""));
+    xhr.send(form);
+  });
+}
+
+// The seat count a deck is checked for (the fewest the mode plays, until more are here) and the
+// cards a game needs there.
+function cardsNeeded(mode, members) {
+  const found = CHOICES.modes.find((m) => m.name === mode);
+  if (!found) return { seats: members, needed: 0 };
+  const counts = found.seat_counts;
+  const seats = counts.find((n) => n >= members) ?? counts[counts.length - 1];
+  return { seats, needed: found.cards_needed[counts.indexOf(seats)] };
+}
+
+// The decks the room is dealt from now, as one of three choices.
+function choiceOf(decks) {
+  const own = decks.includes(OWN);
+  if (!own) return "original";
+  return decks.length === 1 ? "ours" : "both";
+}
+
+function decksFor(choice, decks) {
+  const base = decks.filter((d) => d !== OWN);
+  const original = base.length ? base : ["fabula"];
+  return choice === "original" ? original : choice === "ours" ? [OWN] : [...original, OWN];
+}
+
+/**
+ * The panel. ``p``: this room's picture state (picturesState); ``redraw``: draw the screen again;
+ * ``send``: a message to the table; ``token``: the seat's (null for a spectator).
+ */
+export function picturesPanel({ room, code, token, p, redraw, send, errorText }) {
+  const host = Boolean(room.you?.host);
+  const decks = room.settings.decks;
+  const choice = choiceOf(decks);
+  // The pictures are not part of the room's state: read them again whenever the room changes
+  // (a new deck choice, someone joining) and when the panel is opened.
+  if (token && !p.loading && (p.list === null || p.seq !== room.seq)) {
+    p.seq = room.seq;
+    refresh();
+  }
+
+  function refresh() {
+    p.loading = true;
+    request("GET", `/api/rooms/${code}/pictures`, token)
+      .then((found) => {
+        p.list = found;
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+      })
+      .finally(() => {
+        p.loading = false;
+        redraw();
+      });
+  }
+
+  function chosen(event) {
+    const files = [...event.target.files];
+    event.target.value = "";
+    if (!files.length || p.sending) return;
+    p.sending = { loaded: 0, total: files.reduce((sum, f) => sum + f.size, 0), files: files.length };
+    p.results = [];
+    p.error = "";
+    redraw();
+    upload(code, token, files, (loaded, total) => {
+      p.sending = loaded === null ? { ...p.sending, processing: true } : { ...p.sending, loaded, total: total || p.sending.total };
+      redraw();
+    })
+      .then((results) => {
+        p.results = results;
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+      })
+      .finally(() => {
+        p.sending = null;
+        refresh();
+      });
+  }
+
+  function remove(card) {
+    request("DELETE", `/api/rooms/${code}/pictures/${card}`, token)
+      .catch((error) => {
+        p.error = errorText(error);
+      })
+      .finally(refresh);
+  }
+
+  function caption(card, text) {
+    request("PUT", `/api/rooms/${code}/pictures/${card}/caption`, token, { caption: text })
+      .then(() => {
+        delete p.captions[card];
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+      })
+      .finally(refresh);
+  }
+
+  const pictures = p.list?.pictures ?? [];
+  const count = pictures.length;
+  const { seats, needed } = cardsNeeded(room.settings.mode, room.members.length);
+  const dealt = (choice === "ours" ? 0 : ORIGINAL_CARDS) + (choice === "original" ? 0 : count);
+  const short = choice !== "original" && dealt < needed ? needed - dealt : 0;
+
+  const choices = h(
+    "fieldset.deck-choice",
+    {},
+    h("legend", {}, t("pictures.dealt_from")),
+    ["original", "ours", "both"].map((option) =>
+      h(
+        "label",
+        {},
+        h("input", {
+          type: "radio",
+          name: "deck-choice",
+          value: option,
+          checked: choice === option,
+          disabled: !host || (option !== "original" && !count),
+          onchange: () => send("settings", { settings: { ...room.settings, decks: decksFor(option, decks) } }),
+        }),
+        " ",
+        { original: t("pictures.choice_original"), ours: t("pictures.choice_ours"), both: t("pictures.choice_both") }[option],
+      ),
+    ),
+  );
+
+  const sending = p.sending
+    ? h(
+        "div.upload-progress",
+        { role: "status" },
+        p.sending.processing
+          ? [h("progress", {}), h("span", {}, t("pictures.processing", { count: p.sending.files }))]
+          : [
+              h("progress", { max: p.sending.total || 1, value: p.sending.loaded }),
+              h("span", {}, t("pictures.sending", { percent: Math.round((100 * p.sending.loaded) / (p.sending.total || 1)) })),
+            ],
+      )
+    : null;
+
+  const results = p.results.length
+    ? h(
+        "ul.upload-results",
+        {},
+        p.results.map((r) =>
+          h(
+            "li",
+            { class: r.status },
+            r.status === "taken" ? t("pictures.taken", { name: r.name }) : t("pictures.skipped", { name: r.name, reason: r.reason }),
+          ),
+        ),
+      )
+    : null;
+
+  const grid = count
+    ? h(
+        "ul.picture-grid",
+        {},
+        pictures.map((picture) =>
+          h(
+            "li.picture",
+            {},
+            h("img", { src: picture.url, alt: picture.caption || picture.name, loading: "lazy", width: 120, height: 180 }),
+            host
+              ? h("input.caption", {
+                  name: `caption-${picture.card}`,
+                  "data-keep": `caption-${picture.card}`,
+                  maxlength: 500,
+                  placeholder: t("pictures.caption_placeholder"),
+                  "aria-label": t("pictures.caption_label", { name: picture.name }),
+                  value: p.captions[picture.card] ?? picture.caption,
+                  oninput: (event) => {
+                    p.captions[picture.card] = event.target.value;
+                  },
+                  onchange: (event) => caption(picture.card, event.target.value),
+                })
+              : picture.caption
+                ? h("span.caption", {}, picture.caption)
+                : null,
+            host ? h("button.small", { type: "button", onclick: () => remove(picture.card) }, t("pictures.remove")) : null,
+          ),
+        ),
+      )
+    : null;
+
+  return h(
+    "details.pictures",
+    {
+      open: host || choice !== "original" || p.opened ? true : undefined,
+      "data-keep": "pictures-panel",
+      // (a redrawn panel that is open says "toggle" too: only a closed one opening asks again)
+      ontoggle: (event) => {
+        const opening = event.target.open && !p.opened;
+        p.opened = event.target.open;
+        if (opening && token && !p.loading) refresh();
+      },
+    },
+    h("summary", {}, t("pictures.title", { count })),
+    host ? h("p.hint", {}, t("pictures.hint")) : null,
+    host
+      ? h(
+          "label.button.upload",
+          {},
+          t("pictures.add"),
+          h("input.sr-only", {
+            type: "file",
+            accept: "image/*,.zip,application/zip",
+            multiple: true,
+            disabled: Boolean(p.sending),
+            onchange: chosen,
+          }),
+        )
+      : null,
+    sending,
+    p.error ? h("p.error", { role: "alert" }, p.error) : null,
+    results,
+    p.list?.blind ? h("p.hint.blind", {}, t("pictures.blind")) : null,
+    choices,
+    short ? h("p.start-problem", { role: "status" }, t("pictures.more_needed", { count: short, seats })) : null,
+    grid,
+  );
+}
