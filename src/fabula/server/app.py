@@ -46,7 +46,7 @@ from fabula.cards.files import CardFiles
 from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.errors import CommonCode, ErrorCode, Reach
-from fabula.rules import CLUE_MAX, MODES, Ruleset, RulesError
+from fabula.rules import CLUE_MAX, MODES, RulesError, Ruleset
 from fabula.store.pictures import PictureStore, deck_of_card
 
 from .backends import describe, open_backends
