@@ -38,13 +38,13 @@ PHOTO_SIZE = (4000, 3000)  # 12 megapixels, a phone's
 def photo(seed: int) -> bytes:
     """A 12 MP JPEG that compresses like a photo (smooth areas, edges, grain): ~2–4 MB."""
     rng = random.Random(seed)
-    small = Image.new("RGB", (400, 300), tuple(rng.randrange(256) for _ in range(3)))  # type: ignore[arg-type]
+    small = Image.new("RGB", (400, 300), tuple(rng.randrange(256) for _ in range(3)))
     draw = ImageDraw.Draw(small)
     for _ in range(40):
         x, y = rng.randrange(400), rng.randrange(300)
         box = (x, y, x + rng.randrange(20, 200), y + rng.randrange(20, 150))
         colour = tuple(rng.randrange(256) for _ in range(3))
-        (draw.ellipse if rng.random() < 0.5 else draw.rectangle)(box, fill=colour)  # type: ignore[arg-type]
+        (draw.ellipse if rng.random() < 0.5 else draw.rectangle)(box, fill=colour)
     image = small.resize(PHOTO_SIZE, Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(3))
     grain = Image.effect_noise(PHOTO_SIZE, 12).convert("RGB")
     image = Image.blend(image, grain, 0.08)
