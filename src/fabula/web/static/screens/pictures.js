@@ -89,17 +89,20 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
     refresh();
   }
 
+  // Drawn again only if the pictures changed: a redraw just after the lobby's first paint would
+  // put new buttons under a finger already on its way to one.
   function refresh() {
     p.loading = true;
+    const before = JSON.stringify(p.list?.pictures ?? []);
     request("GET", `/api/rooms/${code}/pictures`, token)
       .then((found) => {
         p.list = found;
+        p.loading = false;
+        if (JSON.stringify(found.pictures) !== before) redraw();
       })
       .catch((error) => {
-        p.error = errorText(error);
-      })
-      .finally(() => {
         p.loading = false;
+        p.error = errorText(error);
         redraw();
       });
   }
@@ -124,6 +127,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       })
       .finally(() => {
         p.sending = null;
+        redraw();
         refresh();
       });
   }
