@@ -532,7 +532,7 @@ def test_given_captions_win_over_the_source_s_own(tmp_path: Path) -> None:
 def test_a_bad_own_captions_csv_fails_the_import_and_leaves_nothing(tmp_path: Path) -> None:
     folder = small_folder(tmp_path / "src")
     (folder / "captions.csv").write_text("1.png,A door.\njust-a-name.png\n", encoding="utf-8")
-    with pytest.raises(ImportFailed, match="captions.csv line 2: expected file,description"):
+    with pytest.raises(ImportFailed, match=r"captions\.csv line 2: expected file,description"):
         import_deck(folder, "Bad", tmp_path / "data")
     assert not (tmp_path / "data").exists()
 

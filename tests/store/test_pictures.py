@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from fabula.store.pictures import (
+    SCHEMA_VERSION,
     DeckFull,
     NewPicture,
     NoDeck,
-    SCHEMA_VERSION,
     PictureStore,
     SqlitePictures,
     deck_of_card,
@@ -195,7 +195,8 @@ async def test_cards_are_copied_with_their_bytes_and_captions_numbered_on(pictur
     copied = await pictures.copy(source, [theirs[1].card, gone, theirs[0].card], deck, at=4.0, most=9)
     assert copied[1] is None, "a card the source does not hold"
     first, second = copied[0], copied[2]
-    assert first is not None and second is not None
+    assert first is not None
+    assert second is not None
     assert [(first.card, first.name, first.caption, first.size), (second.card, second.name, second.caption)] == [
         (f"{deck}-002", "b", "", 5),
         (f"{deck}-003", "a", "a kite"),

@@ -10,9 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
-
 from collections.abc import Iterable
+from pathlib import Path
 
 from fabula.cards.intake import CAPTIONS_FILE, Entry, ImportFailed, ImportLimits, Skip, base_name, shown
 from fabula.text import TextRefused, caption_text

@@ -118,10 +118,11 @@ def import_deck(
         raise ImportFailed(f'A deck named "{slug}" exists already; choose another name.')
     described = read_captions(captions, limits) if captions is not None else {}
     skipped: list[str] = []
-    with source_files(Path(source), limits) as entries:
-        own = captions_entry(entries)
+    with source_files(Path(source), limits) as listed:
+        entries = listed
+        own = captions_entry(listed)
         if own is not None:  # the source's own captions.csv: read unless others were given
-            entries = [entry for entry in entries if entry is not own]
+            entries = [entry for entry in listed if entry is not own]
             if captions is None:
                 described = entry_captions(own, limits)
             else:
