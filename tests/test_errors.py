@@ -60,6 +60,8 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
         "not_a_member": 403,
         "host_only": 403,
         "no_picture": 404,
+        "no_pictures": 404,
+        "no_deck_link": 404,
         "upload_too_large": 413,
         "too_many_uploads": 429,
         "store_full": 507,

@@ -94,7 +94,10 @@ def _add_deck_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     importing.add_argument("path", help="a folder of pictures (sub-folders included) or a .zip file")
     importing.add_argument("--name", required=True, help='the new deck\'s name, e.g. "Holiday 2024"')
     importing.add_argument(
-        "--captions", metavar="FILE", help="descriptions: CSV (file,description) or a JSON object {file: description}"
+        "--captions",
+        metavar="FILE",
+        help="descriptions: CSV (file,description) or a JSON object {file: description} "
+        "(default: the source's own captions.csv, if it has one)",
     )
     importing.add_argument("--data", metavar="DIR", help=data_help)
     importing.set_defaults(run=_deck_import)

@@ -493,6 +493,50 @@ def test_captions_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
         import_deck(small_folder(tmp_path / "src"), "Latin", tmp_path / "data", captions=tmp_path / "captions.csv")
 
 
+def test_a_folder_s_own_captions_csv_is_read_when_none_is_given(tmp_path: Path) -> None:
+    folder = small_folder(tmp_path / "src")
+    (folder / "captions.csv").write_text("file,description\n1.png,A red door.\n3.jpg,A cat.\n", encoding="utf-8")
+    report = import_deck(folder, "Own", tmp_path / "data")
+    assert descriptions(report) == ["A red door.", "", "A cat."]
+    assert report.skipped == (), "the captions file is not a skipped picture"
+
+
+@pytest.mark.parametrize("top", ["", "Holiday/"])
+def test_a_zip_s_own_captions_csv_is_read_at_its_root_or_its_one_folder(tmp_path: Path, top: str) -> None:
+    members = {f"{top}{n}.png": encoded(picture(n, size=(60, 90)), "PNG") for n in (1, 2)}
+    members[f"{top}captions.csv"] = b"file,description\r\n2.png,A kite.\r\n"
+    members["__MACOSX/._1.png"] = b"resource fork"
+    report = import_deck(make_zip(tmp_path / "src.zip", members), "Zipped", tmp_path / "data")
+    assert descriptions(report) == ["", "A kite."]
+    assert all("captions" not in line for line in report.skipped)
+
+
+def test_a_captions_csv_deeper_down_is_not_the_source_s_own(tmp_path: Path) -> None:
+    folder = small_folder(tmp_path / "src")
+    (folder / "other").mkdir()
+    (folder / "other" / "captions.csv").write_text("1.png,A red door.\n", encoding="utf-8")
+    report = import_deck(folder, "Deep", tmp_path / "data")
+    assert descriptions(report) == ["", "", ""]
+    assert report.skipped == ("skipped other/captions.csv: not an image",), "as before: not a picture"
+
+
+def test_given_captions_win_over_the_source_s_own(tmp_path: Path) -> None:
+    folder = small_folder(tmp_path / "src")
+    (folder / "captions.csv").write_text("1.png,Inside.\n", encoding="utf-8")
+    (tmp_path / "given.csv").write_text("1.png,Given.\n", encoding="utf-8")
+    report = import_deck(folder, "Given", tmp_path / "data", captions=tmp_path / "given.csv")
+    assert descriptions(report) == ["Given.", "", ""]
+    assert report.skipped == ("skipped captions.csv: not read: the captions file given is used instead",)
+
+
+def test_a_bad_own_captions_csv_fails_the_import_and_leaves_nothing(tmp_path: Path) -> None:
+    folder = small_folder(tmp_path / "src")
+    (folder / "captions.csv").write_text("1.png,A door.\njust-a-name.png\n", encoding="utf-8")
+    with pytest.raises(ImportFailed, match=r"captions\.csv line 2: expected file,description"):
+        import_deck(folder, "Bad", tmp_path / "data")
+    assert not (tmp_path / "data").exists()
+
+
 # ---------------------------------------------------------------- names
 
 

@@ -47,6 +47,7 @@ PARTS: dict[str, set[str]] = {
     "cluster": {"rooms"},
     "responses": {"errors"},
     "pictures": {"responses", "rooms", "seats"},
+    "deck_sharing": {"pictures"},
 }
 
 

@@ -17,7 +17,8 @@ split them:
 * the idle sweep deletes a room nobody has visited once (one process does it), and keeps a room
   someone is connected to through the other process;
 * a picture the host uploads through one process is listed, captioned and served by the other
-  (each process has a data folder of its own: the pictures are in the database).
+  (each process has a data folder of its own: the pictures are in the database); a deck linked
+  through one is copied into another room, and downloaded, through the other.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import asyncio
 import functools
 import io
 import random
+import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -510,3 +512,32 @@ async def test_a_picture_uploaded_through_one_process_is_served_by_the_other(pai
         assert [picture["caption"] for picture in again["pictures"]] == ["red"]
         assert (await http.delete(f"{a.url}/api/rooms/{code}/pictures/{card}", headers=auth)).status_code == 204
         assert (await http.get(f"{b.url}/cards/{card}.webp")).status_code == 404
+
+
+async def test_a_deck_linked_through_one_process_is_copied_and_downloaded_through_the_other(pair: Deployment) -> None:
+    a, b = pair.processes
+    host, friend = await create_room(a.url, "Host", "red"), await create_room(b.url, "Friend", "blue")
+    auth, theirs = {"Authorization": f"Bearer {host['token']}"}, {"Authorization": f"Bearer {friend['token']}"}
+    png = io.BytesIO()
+    Image.new("RGB", (480, 320), (40, 40, 200)).save(png, "PNG")
+    async with httpx.AsyncClient() as http:
+        uploaded = await http.post(
+            f"{a.url}/api/rooms/{host['code']}/pictures", headers=auth, files=[("files", ("blue.png", png.getvalue()))]
+        )
+        [card] = [answer["card"] for answer in uploaded.json()]
+        await http.put(
+            f"{a.url}/api/rooms/{host['code']}/pictures/{card}/caption", headers=auth, json={"caption": "sky"}
+        )
+        link = (await http.post(f"{a.url}/api/rooms/{host['code']}/pictures/link", headers=auth)).json()["link"]
+        assert (await http.post(f"{b.url}/api/rooms/{host['code']}/pictures/link", headers=auth)).json()["link"] == link
+        copied = await http.post(
+            f"{b.url}/api/rooms/{friend['code']}/pictures/from-link", headers=theirs, json={"link": link}
+        )
+        assert copied.status_code == 201, copied.text
+        [answer] = copied.json()
+        assert answer["status"] == "taken", answer
+        zipped = await http.get(f"{a.url}/api/rooms/{friend['code']}/pictures.zip", headers=theirs)
+        assert zipped.status_code == 200, zipped.text
+    with zipfile.ZipFile(io.BytesIO(zipped.content)) as archive:
+        assert archive.namelist() == ["001.webp", "captions.csv"]
+        assert archive.read("captions.csv") == b"file,description\r\n001.webp,sky\r\n"

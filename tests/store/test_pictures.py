@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from fabula.store.pictures import (
+    SCHEMA_VERSION,
     DeckFull,
     NewPicture,
     NoDeck,
@@ -165,7 +166,98 @@ async def test_usage_counts_decks_and_picture_bytes(pictures: PictureStore) -> N
     assert await pictures.usage() == (1, 50)
 
 
+# ---------------------------------------------------------------------- links and copies
+
+
+async def test_a_deck_s_link_is_made_once_and_names_it(pictures: PictureStore) -> None:
+    deck = await pictures.deck_of("AAAAA", at=1.0)
+    other = await pictures.deck_of("BBBBB", at=1.0)
+    link = await pictures.link(deck)
+    assert link is not None
+    assert len(link) >= 32, "192 random bits, URL-safe"
+    assert await pictures.link(deck) == link, "the same link every time"
+    assert await pictures.linked(link) == deck
+    assert await pictures.link(other) not in (None, link)
+    assert await pictures.linked("no-such-link") is None
+    assert await pictures.link("u" + "a" * 26) is None, "no such deck"
+    assert await pictures.unlink(deck)
+    assert not await pictures.unlink(deck), "revoked once"
+    assert await pictures.linked(link) is None, "a revoked link names nothing"
+    assert await pictures.link(deck) not in (None, link), "a new link after a revoked one"
+
+
+async def test_cards_are_copied_with_their_bytes_and_captions_numbered_on(pictures: PictureStore) -> None:
+    source = await pictures.deck_of("AAAAA", at=1.0)
+    deck = await pictures.deck_of("BBBBB", at=1.0)
+    theirs = await pictures.add(source, [picture("a", b"A" * 10, "a kite"), picture("b", b"B" * 5)], at=1.0, most=9)
+    [mine] = await pictures.add(deck, [picture("mine", b"M")], at=1.0, most=9)
+    gone = f"{source}-009"
+    copied = await pictures.copy(source, [theirs[1].card, gone, theirs[0].card], deck, at=4.0, most=9)
+    assert copied[1] is None, "a card the source does not hold"
+    first, second = copied[0], copied[2]
+    assert first is not None
+    assert second is not None
+    assert [(first.card, first.name, first.caption, first.size), (second.card, second.name, second.caption)] == [
+        (f"{deck}-002", "b", "", 5),
+        (f"{deck}-003", "a", "a kite"),
+    ]
+    assert (first.deck, first.phash, first.added) == (deck, "0f" * 8, 4.0)
+    assert await pictures.pictures(deck) == [mine, first, second]
+    assert await pictures.image(second.card) == b"A" * 10
+    assert await pictures.pictures(source) == theirs, "the source is as it was"
+    assert [p.number for p in await pictures.add(deck, batch("c"), at=5.0, most=9)] == [4]
+
+
+async def test_a_copy_past_the_limit_or_into_no_deck_is_refused_whole(pictures: PictureStore) -> None:
+    source = await pictures.deck_of("AAAAA", at=1.0)
+    deck = await pictures.deck_of("BBBBB", at=1.0)
+    cards = [p.card for p in await pictures.add(source, batch("a", "b", "c"), at=1.0, most=9)]
+    await pictures.add(deck, batch("x"), at=1.0, most=9)
+    with pytest.raises(DeckFull):
+        await pictures.copy(source, cards, deck, at=2.0, most=3)
+    assert await numbers(pictures, deck) == [1]
+    with pytest.raises(NoDeck):
+        await pictures.copy(source, cards, "u" + "a" * 26, at=2.0, most=9)
+    assert await pictures.copy(source, [], deck, at=2.0, most=1) == []
+
+
+async def test_a_linked_deck_outlives_its_room_until_it_expires(pictures: PictureStore) -> None:
+    kept = await pictures.deck_of("AAAAA", at=1.0)
+    plain = await pictures.deck_of("BBBBB", at=1.0)
+    [card] = [p.card for p in await pictures.add(kept, batch("a"), at=1.0, most=5)]
+    await pictures.add(plain, batch("b"), at=1.0, most=5)
+    link = await pictures.link(kept)
+    assert link is not None
+    await pictures.delete_room("AAAAA", keep_linked_until=100.0)
+    await pictures.delete_room("BBBBB", keep_linked_until=100.0)
+    assert await pictures.room_deck("AAAAA") is None, "detached from its room"
+    assert await pictures.room_deck("BBBBB") is None
+    assert await pictures.linked(link) == kept
+    assert [p.card for p in await pictures.pictures(kept)] == [card]
+    assert await pictures.pictures(plain) == [], "a deck without a link goes with its room"
+    again = await pictures.deck_of("AAAAA", at=2.0)
+    assert again != kept, "a room made again under the code gets a deck of its own"
+    assert await pictures.usage() == (2, 1), "the kept deck still counts"
+    assert await pictures.expire(99.0) == 0
+    assert await pictures.expire(100.0) == 1
+    assert await pictures.linked(link) is None
+    assert await pictures.image(card) is None
+    assert await pictures.room_deck("AAAAA") == again, "the new room's deck is not touched"
+    await pictures.link(again)
+    await pictures.delete_room("AAAAA")
+    assert await pictures.usage() == (0, 0), "without a time to keep it, even a linked deck goes"
+
+
 # ---------------------------------------------------------------------- several processes
+
+
+async def test_two_processes_making_a_deck_s_link_at_once_make_one(picture_backend: PictureBackend) -> None:
+    stores = [await picture_backend.open(), await picture_backend.open()]
+    for round_ in range(5):
+        deck = await stores[0].deck_of(f"R{round_:04d}", at=1.0)
+        links = await asyncio.gather(*(stores[n % 2].link(deck) for n in range(6)))
+        assert len(set(links)) == 1, links
+        assert await stores[1].linked(str(links[0])) == deck
 
 
 async def test_a_picture_added_through_one_process_is_seen_by_another(picture_backend: PictureBackend) -> None:
@@ -235,10 +327,32 @@ async def test_a_picture_file_of_the_first_schema_goes_on_from_its_last_picture(
     store = SqlitePictures(path)
     assert await store.room_deck("AAAAA") == deck
     assert [p.number for p in await store.add(deck, batch("new"), at=2.0, most=10)] == [5]
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     await store.close()
     reopened = SqlitePictures(path)
     assert await numbers(reopened, deck) == [1, 4, 5]
+    await reopened.close()
+
+
+async def test_a_picture_file_of_the_second_schema_gains_deck_links(tmp_path: Path) -> None:
+    path = tmp_path / "pictures.sqlite3"
+    deck = "u" + "c" * 26
+    with sqlite3.connect(path) as db:  # what schema 1 wrote: no link, no kept_until
+        db.execute(
+            "CREATE TABLE decks (deck TEXT PRIMARY KEY, room TEXT UNIQUE, created REAL NOT NULL,"
+            " last_number INTEGER NOT NULL DEFAULT 0)"
+        )
+        db.execute("INSERT INTO decks VALUES (?, 'AAAAA', 1.0, 3)", (deck,))
+        db.execute("PRAGMA user_version=1")
+    store = SqlitePictures(path)
+    link = await store.link(deck)
+    assert link is not None
+    assert await store.linked(link) == deck
+    assert [p.number for p in await store.add(deck, batch("new"), at=2.0, most=10)] == [4]
+    await store.close()
+    reopened = SqlitePictures(path)
+    assert await reopened.linked(link) == deck
+    assert reopened._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     await reopened.close()
 
 

@@ -1,14 +1,22 @@
-"""The descriptions of an imported deck's cards, from a CSV or a JSON file, by picture base name."""
+"""The descriptions of an imported deck's cards, from a CSV or a JSON file, by picture base name.
+
+A deck's source may carry its own: a ``captions.csv`` beside its pictures (`CAPTIONS_FILE`, see
+`fabula.cards.intake.captions_entry`), as in the zip a room's pictures are downloaded as
+(`captions_csv` writes it). The same file is read back by an upload and by `fabula deck import`.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
-from fabula.cards.intake import ImportFailed, ImportLimits, base_name, shown
+from fabula.cards.intake import CAPTIONS_FILE, Entry, ImportFailed, ImportLimits, Skip, base_name, shown
 from fabula.text import TextRefused, caption_text
+
+__all__ = ["CAPTIONS_FILE", "captions_csv", "entry_captions", "read_captions"]
 
 
 def read_captions(path: Path, limits: ImportLimits) -> dict[str, str]:
@@ -19,12 +27,42 @@ def read_captions(path: Path, limits: ImportLimits) -> dict[str, str]:
         size = path.stat().st_size
         if size > limits.max_bytes:
             raise ImportFailed(f"The captions file {where} is {size:,} bytes; the limit is {limits.max_bytes:,}.")
-        text = path.read_bytes().decode("utf-8-sig")  # -sig: a spreadsheet's CSV often starts with a BOM
+        data = path.read_bytes()
     except OSError as error:
         raise ImportFailed(f"Cannot read the captions file {where}: {error.strerror}.") from error
+    return _captions(data, where, path.suffix.lower(), limits)
+
+
+def entry_captions(entry: Entry, limits: ImportLimits) -> dict[str, str]:
+    """The descriptions in ``entry``, a source's own ``captions.csv``, as `read_captions` reads a
+    file; `ImportFailed` saying why they cannot be read."""
+    where = shown(entry.name)
+    if entry.read is None:
+        raise ImportFailed(f"The captions file {where} is not read: {entry.reason}.")
+    try:
+        data = entry.read()
+    except Skip as skip:
+        raise ImportFailed(f"Cannot read the captions file {where}: {skip.reason}.") from None
+    if len(data) > limits.max_bytes:
+        raise ImportFailed(f"The captions file {where} is larger than {limits.max_bytes:,} bytes, the limit.")
+    return _captions(data, where, ".csv", limits)
+
+
+def captions_csv(rows: Iterable[tuple[str, str]]) -> str:
+    """A ``captions.csv`` (``file,description``, with that header) of ``rows``, as `read_captions`
+    reads it back."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(("file", "description"))
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _captions(data: bytes, where: str, suffix: str, limits: ImportLimits) -> dict[str, str]:
+    try:
+        text = data.decode("utf-8-sig")  # -sig: a spreadsheet's CSV often starts with a BOM
     except UnicodeDecodeError as error:
         raise ImportFailed(f"The captions file {where} is not UTF-8 text.") from error
-    suffix = path.suffix.lower()
     if suffix == ".json":
         pairs = _json_captions(text, where)
     elif suffix == ".csv":

@@ -26,8 +26,18 @@ import msgspec
 from PIL import Image
 
 from fabula.cards import pictures
-from fabula.cards.captions import read_captions
-from fabula.cards.intake import Entry, ImportFailed, ImportLimits, Skip, base_name, shown, source_files, too_large
+from fabula.cards.captions import entry_captions, read_captions
+from fabula.cards.intake import (
+    Entry,
+    ImportFailed,
+    ImportLimits,
+    Skip,
+    base_name,
+    captions_entry,
+    shown,
+    source_files,
+    too_large,
+)
 from fabula.cards.library import DECK_FILE, DECK_FORMAT, DECKS_FOLDER, NAME_PATTERN, DeckFile, StoredCard
 from fabula.cards.model import Deck
 from fabula.cards.pictures import BACKGROUND, FORMATS, PICTURE_SIZE, WEBP_QUALITY
@@ -95,7 +105,9 @@ def import_deck(
 ) -> ImportReport:
     """Import the pictures of ``source`` (a folder, walked in sorted order, or a .zip read in
     memory) as the deck ``name`` under ``data_dir``, with descriptions from ``captions`` (a CSV
-    ``file,description`` or a JSON object, keyed by the pictures' base names).
+    ``file,description`` or a JSON object, keyed by the pictures' base names) — or, when none is
+    given, from the source's own ``captions.csv`` (`fabula.cards.intake.captions_entry`), as in
+    the zip of a room's pictures.
 
     Raises `ImportFailed` — having changed nothing — when the import cannot be done.
     """
@@ -106,7 +118,15 @@ def import_deck(
         raise ImportFailed(f'A deck named "{slug}" exists already; choose another name.')
     described = read_captions(captions, limits) if captions is not None else {}
     skipped: list[str] = []
-    with source_files(Path(source), limits) as entries:
+    with source_files(Path(source), limits) as listed:
+        entries = listed
+        own = captions_entry(listed)
+        if own is not None:  # the source's own captions.csv: read unless others were given
+            entries = [entry for entry in listed if entry is not own]
+            if captions is None:
+                described = entry_captions(own, limits)
+            else:
+                skipped.append(_skip_line(own.name, "not read: the captions file given is used instead"))
         created = _make_folders(decks)
         building = decks / f".import-{secrets.token_hex(8)}"
         finished = False

@@ -74,6 +74,21 @@ def base_name(name: str) -> str:
     return name.replace("\\", "/").rpartition("/")[2]
 
 
+#: The captions a deck's source may carry beside its pictures (``file,description``).
+CAPTIONS_FILE = "captions.csv"
+
+
+def captions_entry(entries: Sequence[Entry]) -> Entry | None:
+    """The source's own ``captions.csv``: at its root or — when all its files are in one folder,
+    as when a folder is zipped — at the root of that folder. (Not deeper: a captions file in one
+    sub-folder of many would caption pictures of the others by their base names.)"""
+    paths = [entry.name.replace("\\", "/") for entry in entries]
+    # macOS zips carry a __MACOSX folder beside the zipped one: no folder of the source's own
+    tops = {path.partition("/")[0] if "/" in path else "" for path in paths if not _hidden(path.split("/"))}
+    places = [CAPTIONS_FILE] + [f"{top}/{CAPTIONS_FILE}".lower() for top in tops if top and len(tops) == 1]
+    return next((entry for entry, path in zip(entries, paths, strict=True) if path.lower() in places), None)
+
+
 def too_large(size: int, limits: ImportLimits) -> str:
     return f"too large: {size:,} bytes (limit {limits.max_bytes:,})"
 
@@ -206,7 +221,7 @@ def zip_entries(archive: zipfile.ZipFile, source: Path | str, limits: ImportLimi
             entries.append(Entry(name, 0, None, "unsafe path in archive"))
         elif member.is_dir():
             continue
-        elif any((part.startswith(".") and part != ".") or part == "__MACOSX" for part in parts):
+        elif _hidden(parts):
             entries.append(Entry(name, 0, None, "hidden file"))
         elif member.flag_bits & 0x1:
             entries.append(Entry(name, 0, None, "encrypted"))
@@ -219,6 +234,10 @@ def zip_entries(archive: zipfile.ZipFile, source: Path | str, limits: ImportLimi
         else:
             entries.append(Entry(name, member.file_size, _member_reader(archive, member, limits)))
     return entries
+
+
+def _hidden(parts: list[str]) -> bool:
+    return any((part.startswith(".") and part != ".") or part == "__MACOSX" for part in parts)
 
 
 def _unsafe(name: str, parts: list[str]) -> bool:

@@ -6,6 +6,11 @@ WebP with no metadata (so no EXIF position, no XMP, no colour profile), and comp
 deck's pictures so a copy is skipped — and each file (each zip member) gets one `Taken` result:
 a card picture, or the reason it was passed over, in plain words.
 
+A zip may carry its pictures' captions, as `fabula deck import` reads them: a ``captions.csv``
+at its root or in its one top folder (`fabula.cards.intake.captions_entry`), ``file,description``
+by base name — the zip a room's pictures download as is such a zip. Its result says how many
+captions it holds (or why it could not be read: then the pictures are taken uncaptioned).
+
 This runs on a worker thread: it decodes megapixels and must not hold up the event loop.
 """
 
@@ -16,8 +21,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from fabula.cards.captions import entry_captions
 from fabula.cards.importer import finished_picture
-from fabula.cards.intake import Entry, ImportFailed, ImportLimits, Skip, shown, too_large, zip_entries
+from fabula.cards.intake import (
+    Entry,
+    ImportFailed,
+    ImportLimits,
+    Skip,
+    base_name,
+    captions_entry,
+    shown,
+    too_large,
+    zip_entries,
+)
 from fabula.cards.pictures import webp
 
 
@@ -32,12 +48,16 @@ class Upload:
 
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """What became of one picture: ``webp`` and ``phash`` if it was taken, else ``reason``."""
+    """What became of one file: a picture taken (``webp``, ``phash`` and its ``caption`` from the
+    zip's captions.csv), a zip's captions file read (``captions``: how many it holds), or neither,
+    for ``reason``."""
 
     name: str
     webp: bytes | None = None
     phash: str = ""
     reason: str = ""
+    caption: str = ""
+    captions: int | None = None
 
 
 def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
@@ -57,12 +77,12 @@ def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] =
     return results
 
 
-def _finished(entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]]) -> Taken:
+def _finished(entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]], caption: str = "") -> Taken:
     try:
         picture, fingerprint = finished_picture(entry, limits, seen)
     except Skip as skip:
         return Taken(entry.name, reason=skip.reason)
-    return Taken(entry.name, webp(picture), str(fingerprint))
+    return Taken(entry.name, webp(picture), str(fingerprint), caption=caption)
 
 
 def _is_zip(upload: Upload) -> bool:
@@ -85,10 +105,22 @@ def _from_zip(upload: Upload, limits: ImportLimits, seen: list[tuple[int, str]])
         declared = sum(entry.size for entry in entries if entry.read is not None)
         if declared > limits.max_total_bytes:  # a zip bomb is refused unopened
             return [Taken(upload.name, reason=f"its pictures come to {declared:,} bytes unpacked; too many")]
-        return [
-            _finished(Entry(f"{shown(upload.name)}/{entry.name}", entry.size, entry.read, entry.reason), limits, seen)
-            for entry in entries
-        ]
+        results: list[Taken] = []
+        described: dict[str, str] = {}
+        own = captions_entry(entries)
+        if own is not None:
+            entries = [entry for entry in entries if entry is not own]
+            shown_name = f"{shown(upload.name)}/{own.name}"
+            try:
+                described = entry_captions(own, limits)
+            except ImportFailed as refused:
+                results.append(Taken(shown_name, reason=refused.message))
+            else:
+                results.append(Taken(shown_name, captions=len(described)))
+        for entry in entries:
+            named = Entry(f"{shown(upload.name)}/{entry.name}", entry.size, entry.read, entry.reason)
+            results.append(_finished(named, limits, seen, described.get(base_name(entry.name), "")))
+        return results
 
 
 def _reader(file: BinaryIO, limits: ImportLimits) -> Callable[[], bytes]:

@@ -8,6 +8,7 @@ HTTP (JSON):
     GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
     GET  /api/rooms/{code}/log      the moves of its finished game
     /api/rooms/{code}/pictures      the room's own pictures (see `fabula.server.pictures`)
+    /api/rooms/{code}/pictures.zip  … downloaded, linked, copied (see `fabula.server.deck_sharing`)
     GET  /api/modes, /api/decks     what a room can be
     GET  /cards/{card}.{svg|webp|png}?w=400
     GET  /healthz, /metrics
@@ -52,6 +53,7 @@ from fabula.store.pictures import PictureStore, deck_of_card
 from .backends import describe, open_backends
 from .config import Config
 from .connections import Connection, TokenBucket
+from .deck_sharing import DeckSharing
 from .entries import TIMER_RANGE
 from .errors import RoomCode
 from .invite import Invite, invite_for
@@ -154,6 +156,7 @@ def create_app(
         return backends.pictures
 
     pictures = PictureRoutes(lambda: service.rooms, picture_store, config, service.now)
+    sharing = DeckSharing(pictures)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -409,6 +412,7 @@ def create_app(
             Route("/api/rooms/{code}/qr.{kind:str}", room_qr),
             Route("/api/rooms/{code}/log", room_log),
             Route(CARDS_ROUTE, room_cards),
+            *sharing.routes(),  # first: its …/pictures/link is no picture's card id
             *pictures.routes(),
             Route("/api/modes", modes),
             Route("/api/decks", decks),

@@ -99,6 +99,10 @@ class Config:
     max_picture_store_bytes: int = field(
         default=4 * 2**30, metadata={"help": "bytes of pictures this server's picture store may hold, all decks"}
     )
+    linked_deck_seconds: float = field(
+        default=7 * 86400,
+        metadata={"help": "a deleted room's pictures are kept this long if its host made a link to them"},
+    )
     uploads_per_minute: int = field(default=12, metadata={"help": "picture uploads one address may make a minute"})
     allow_origin: tuple[str, ...] = field(
         default=(),

@@ -6,6 +6,11 @@ lists them. Each request names its seat with ``Authorization: Bearer <seat token
     DELETE /api/rooms/{code}/pictures/{card}           → 204
     PUT    /api/rooms/{code}/pictures/{card}/caption   {"caption": "…"} → the picture
 
+An upload's result is a list, one line per file: ``{name, status: "taken", card}``, ``{name,
+status: "skipped", reason}``, or — for a zip's own ``captions.csv``, whose captions its pictures
+take — ``{name, status: "captions", captions: <how many>}``. The deck's zip, its link and copying
+a deck from a link are `fabula.server.deck_sharing`'s routes.
+
 The body of an upload is read as it streams in and refused past ``max_upload_bytes``; the files
 are spooled to disk, made cards one at a time on a single worker thread (so an upload of a
 hundred phone photos holds up neither the event loop nor more than one picture's worth of
@@ -51,6 +56,8 @@ class PictureCode(ErrorCode):
     NOT_A_MEMBER = "not_a_member", 403, "The seat token is not one of this room's players.", Reach.HTTP
     HOST_ONLY = "host_only", 403, "Only the room's host may change its pictures.", Reach.HTTP
     NO_PICTURE = "no_picture", 404, "The room's deck has no such picture.", Reach.HTTP
+    NO_PICTURES = "no_pictures", 404, "The room has no pictures of its own to link to.", Reach.HTTP
+    NO_DECK_LINK = "no_deck_link", 404, "No deck has that link (it was revoked, or its room is long gone).", Reach.HTTP
     NO_FILES = "no_files", 400, "The upload holds no `files` field with a file in it.", Reach.HTTP
     UPLOAD_TOO_LARGE = "upload_too_large", 413, "The upload is larger than the server takes at once.", Reach.HTTP
     TOO_MANY_UPLOADS = "too_many_uploads", 429, "Too many uploads from this network in the last minute.", Reach.HTTP
@@ -110,14 +117,16 @@ class PictureRoutes:
     def routes(self) -> list[Route]:
         base = "/api/rooms/{code}/pictures"
         return [
-            Route(base, self._answer(self.upload), methods=["POST"]),
-            Route(base, self._answer(self.listing), methods=["GET"]),
-            Route(base + "/{card}", self._answer(self.remove), methods=["DELETE"]),
-            Route(base + "/{card}/caption", self._answer(self.caption), methods=["PUT"]),
+            Route(base, self.answered(self.upload), methods=["POST"]),
+            Route(base, self.answered(self.listing), methods=["GET"]),
+            Route(base + "/{card}", self.answered(self.remove), methods=["DELETE"]),
+            Route(base + "/{card}/caption", self.answered(self.caption), methods=["PUT"]),
         ]
 
     @staticmethod
-    def _answer(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    def answered(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        """``handler`` with its refusals answered as error bodies."""
+
         async def answered(request: Request) -> Response:
             try:
                 response: Response = await handler(request)
@@ -131,7 +140,8 @@ class PictureRoutes:
 
     # ------------------------------------------------------------------ who asks
 
-    async def _caller(self, request: Request) -> Caller:
+    async def caller(self, request: Request) -> Caller:
+        """Who sends ``request``: a member of the room it names, by seat token; `Refused` if nobody."""
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Refused(PictureCode.NO_TOKEN, "Name your seat: Authorization: Bearer <seat token>.")
@@ -141,8 +151,9 @@ class PictureRoutes:
             raise Refused(PictureCode.NOT_A_MEMBER, "That seat token is not one of this room's players.")
         return Caller(live, member.id, member.id == live.room.host)
 
-    async def _host(self, request: Request) -> Caller:
-        caller = await self._caller(request)
+    async def host(self, request: Request) -> Caller:
+        """The room's host sending ``request``; `Refused` for anybody else."""
+        caller = await self.caller(request)
         if not caller.host:
             raise Refused(PictureCode.HOST_ONLY, "Only the host adds, captions or removes the room's pictures.")
         return caller
@@ -150,7 +161,7 @@ class PictureRoutes:
     # ------------------------------------------------------------------ the routes
 
     async def listing(self, request: Request) -> Response:
-        caller = await self._caller(request)
+        caller = await self.caller(request)
         deck = await self.store().room_deck(caller.live.room.code)
         pictures = [] if deck is None else await self.store().pictures(deck)
         return JSONResponse(
@@ -164,10 +175,8 @@ class PictureRoutes:
         )
 
     async def upload(self, request: Request) -> Response:
-        caller = await self._host(request)
-        address = request.client.host if request.client else "unknown"
-        if not self.uploads.allow(address):
-            raise Refused(PictureCode.TOO_MANY_UPLOADS, "That is a lot of uploads; wait a minute and send the rest.")
+        caller = await self.host(request)
+        self.count_upload(request)
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.config.max_upload_bytes:
             raise self._too_large()
@@ -188,8 +197,17 @@ class PictureRoutes:
         finally:
             await form.close()
 
-    async def _take(self, caller: Caller, files: list[UploadFile]) -> Response:
-        store, code = self.store(), caller.live.room.code
+    def count_upload(self, request: Request) -> None:
+        """Count an upload (or a deck copied from a link) from ``request``'s address; `Refused`
+        past ``uploads_per_minute``."""
+        address = request.client.host if request.client else "unknown"
+        if not self.uploads.allow(address):
+            raise Refused(PictureCode.TOO_MANY_UPLOADS, "That is a lot of uploads; wait a minute and send the rest.")
+
+    async def deck_to_fill(self, code: str) -> tuple[str, list[StoredPicture]]:
+        """Room ``code``'s deck — made now if it has none — and its pictures; `Refused` when the
+        server holds as many decks or bytes of pictures as it may."""
+        store = self.store()
         decks, stored_bytes = await store.usage()
         deck = await store.room_deck(code)
         if deck is None and decks >= self.config.max_picture_decks:
@@ -197,7 +215,14 @@ class PictureRoutes:
         if stored_bytes >= self.config.max_picture_store_bytes:
             raise Refused(PictureCode.STORE_FULL, "This server holds as many pictures as it may; try later.")
         deck = deck or await store.deck_of(code, self.now())
-        existing = await store.pictures(deck)
+        return deck, await store.pictures(deck)
+
+    def deck_full(self) -> Refused:
+        return Refused(PictureCode.DECK_FULL, "The room's deck is full; remove some pictures first.")
+
+    async def _take(self, caller: Caller, files: list[UploadFile]) -> Response:
+        store = self.store()
+        deck, existing = await self.deck_to_fill(caller.live.room.code)
         uploads = [Upload(file.filename or "picture", file.file, file.size or 0) for file in files]
         results = await asyncio.get_running_loop().run_in_executor(
             _WORKER, take, uploads, self.limits, [picture.phash for picture in existing]
@@ -206,7 +231,9 @@ class PictureRoutes:
         keep: list[Taken] = []
         answers: list[dict[str, Any]] = []
         for result in results:
-            if result.webp is None:
+            if result.captions is not None:
+                answers.append({"name": result.name, "status": "captions", "captions": result.captions})
+            elif result.webp is None:
                 answers.append({"name": result.name, "status": "skipped", "reason": result.reason})
             elif len(keep) >= room_left:
                 reason = f"the deck is full ({self.config.max_deck_pictures} pictures)"
@@ -217,12 +244,12 @@ class PictureRoutes:
         try:
             added = await store.add(
                 deck,
-                [NewPicture(r.name, r.webp, r.phash, "") for r in keep if r.webp is not None],
+                [NewPicture(r.name, r.webp, r.phash, r.caption) for r in keep if r.webp is not None],
                 self.now(),
                 self.config.max_deck_pictures,
             )
         except DeckFull:  # another upload filled it meanwhile
-            raise Refused(PictureCode.DECK_FULL, "The room's deck is full; remove some pictures first.") from None
+            raise self.deck_full() from None
         cards = iter(added)
         for answer in answers:
             if answer["status"] == "taken":
@@ -230,14 +257,14 @@ class PictureRoutes:
         return JSONResponse(answers, status_code=201)
 
     async def remove(self, request: Request) -> Response:
-        caller = await self._host(request)
+        caller = await self.host(request)
         deck = await self.store().room_deck(caller.live.room.code)
         if deck is None or not await self.store().remove(deck, request.path_params["card"]):
             raise Refused(PictureCode.NO_PICTURE, "The room's deck has no such picture.")
         return Response(status_code=204)
 
     async def caption(self, request: Request) -> Response:
-        caller = await self._host(request)
+        caller = await self.host(request)
         try:
             body = await request.json()
         except ValueError:

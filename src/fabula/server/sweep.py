@@ -3,6 +3,10 @@
 With one process the held rooms are all there are; with several, the cluster decides from what
 every process knows (`fabula.server.cluster.Cluster.sweep`). Each sweep also reads the games
 other processes finished, for the bots' memory.
+
+A deleted room's own pictures go with it — unless its host made a link to them: then the deck is
+kept, detached from the room, for ``linked_deck_seconds`` more (a week by default) so the link
+can still fill another room's deck, and a later sweep forgets it.
 """
 
 from __future__ import annotations
@@ -61,7 +65,10 @@ class Sweeper:
         return expired
 
     async def _forget_pictures(self, codes: list[str]) -> None:
-        """A deleted room's own pictures go with it: nobody can reach them any more."""
+        """A deleted room's own pictures go with it (nobody can reach them any more), but for a
+        linked deck, kept a while; the linked decks whose time is up are forgotten."""
         if self.pictures is not None:
+            now = self.clock()
             for code in codes:
-                await self.pictures.delete_room(code)
+                await self.pictures.delete_room(code, keep_linked_until=now + self.config.linked_deck_seconds)
+            await self.pictures.expire(now)

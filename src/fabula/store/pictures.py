@@ -12,6 +12,12 @@ upload leaves none of its pictures behind. A deck numbers its pictures 1, 2, 3, 
 a number twice, not even that of a removed picture: a card id is a picture's URL, which browsers
 cache for a day, so a new picture must not answer to an old one's.
 
+A deck may have a *link*: a secret (`new_link`, 192 random bits) that names it to whoever holds
+it, so its pictures can be copied into another room's deck. A deck with a link outlives its room:
+when the room is deleted the deck is detached from it (a room made again under that code gets a
+deck of its own) and kept until the time the caller gives, then `expire` forgets it. A deck
+without a link goes with its room, as before.
+
 >>> import asyncio, tempfile, pathlib
 >>> async def demo() -> list[str]:
 ...     store = SqlitePictures(pathlib.Path(tempfile.mkdtemp()) / "pictures.sqlite3")
@@ -45,6 +51,11 @@ _DECK_LENGTH = 26
 
 def new_deck_name() -> str:
     return DECK_PREFIX + "".join(secrets.choice(_DECK_ALPHABET) for _ in range(_DECK_LENGTH))
+
+
+def new_link() -> str:
+    """A deck link's secret: 192 random bits, URL-safe (32 characters)."""
+    return secrets.token_urlsafe(24)
 
 
 def is_room_deck(name: str) -> bool:
@@ -124,8 +135,35 @@ class PictureStore(Protocol):
         """Caption ``card`` of ``deck``; False if the deck holds no such card."""
         ...
 
-    async def delete_room(self, room: str) -> None:
-        """Forget ``room``'s deck and its pictures."""
+    async def copy(
+        self, source: str, cards: Sequence[str], deck: str, at: float, most: int
+    ) -> list[StoredPicture | None]:
+        """Copy ``cards`` of deck ``source`` (bytes, name, caption, pHash) into ``deck``, all or
+        none, numbered on as `add` numbers; one answer per card, None for a card ``source`` no
+        longer holds. `DeckFull` and `NoDeck` as `add` (``deck``'s, not ``source``'s)."""
+        ...
+
+    async def link(self, deck: str) -> str | None:
+        """``deck``'s link, made now if it has none (the same one every time after); None if
+        there is no such deck."""
+        ...
+
+    async def unlink(self, deck: str) -> bool:
+        """Revoke ``deck``'s link; False if it had none."""
+        ...
+
+    async def linked(self, link: str) -> str | None:
+        """The deck ``link`` names, if any (its room may be gone)."""
+        ...
+
+    async def delete_room(self, room: str, keep_linked_until: float | None = None) -> None:
+        """Forget ``room``'s deck and its pictures — unless the deck has a link and
+        ``keep_linked_until`` is given: then the deck is detached from the room and kept until
+        then (see `expire`)."""
+        ...
+
+    async def expire(self, now: float) -> int:
+        """Forget the detached decks kept until ``now`` or before; how many."""
         ...
 
     async def usage(self) -> tuple[int, int]:
@@ -151,14 +189,21 @@ def numbered(deck: str, last: int, pictures: Sequence[NewPicture], at: float) ->
 # highest number left, so that a removed picture's card id is never given again.
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS decks ("
-    " deck TEXT PRIMARY KEY, room TEXT UNIQUE, created REAL NOT NULL, last_number INTEGER NOT NULL DEFAULT 0)",
+    " deck TEXT PRIMARY KEY, room TEXT UNIQUE, created REAL NOT NULL, last_number INTEGER NOT NULL DEFAULT 0,"
+    " link TEXT, kept_until REAL)",
     "CREATE TABLE IF NOT EXISTS pictures ("
     " card TEXT PRIMARY KEY, deck TEXT NOT NULL REFERENCES decks(deck) ON DELETE CASCADE,"
     " number INTEGER NOT NULL, name TEXT NOT NULL, caption TEXT NOT NULL, phash TEXT NOT NULL,"
     " added REAL NOT NULL, webp BLOB NOT NULL, UNIQUE (deck, number))",
 )
+#: Made after the columns they index, which a file of an older version gains first.
+_INDEXES = (
+    "CREATE UNIQUE INDEX IF NOT EXISTS decks_by_link ON decks (link)",
+    "CREATE INDEX IF NOT EXISTS decks_by_kept_until ON decks (kept_until) WHERE kept_until IS NOT NULL",
+)
 #: 1: ``decks.last_number`` (a file of version 0 had none: it numbered after the last picture left)
-SCHEMA_VERSION = 1
+#: 2: ``decks.link`` and ``decks.kept_until``: deck links, and decks kept after their room
+SCHEMA_VERSION = 2
 _COLUMNS = "card, deck, number, name, caption, phash, length(webp), added"
 
 
@@ -181,6 +226,11 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
                 "UPDATE decks SET last_number ="
                 " (SELECT coalesce(max(number), 0) FROM pictures WHERE pictures.deck = decks.deck)"
             )
+        if "link" not in columns:  # version 1: no deck had a link, every deck had its room
+            db.execute("ALTER TABLE decks ADD COLUMN link TEXT")
+            db.execute("ALTER TABLE decks ADD COLUMN kept_until REAL")
+        for statement in _INDEXES:
+            db.execute(statement)
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:
         db.execute("ROLLBACK")
@@ -280,8 +330,80 @@ class SqlitePictures:
 
         return await self._run(work)
 
-    async def delete_room(self, room: str) -> None:
-        await self._run(lambda db: db.execute("DELETE FROM decks WHERE room = ?", (room,)))
+    async def copy(
+        self, source: str, cards: Sequence[str], deck: str, at: float, most: int
+    ) -> list[StoredPicture | None]:
+        def work(db: sqlite3.Connection) -> list[StoredPicture | None]:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                found = db.execute("SELECT last_number FROM decks WHERE deck = ?", (deck,)).fetchone()
+                if found is None:
+                    raise NoDeck(deck)
+                has = db.execute("SELECT count(*) FROM pictures WHERE deck = ?", (deck,)).fetchone()[0]
+                if has + len(cards) > most:
+                    raise DeckFull(has, most)
+                last = first = found[0]
+                copied: list[int | None] = []
+                for card in cards:  # the bytes go from row to row: none pass through Python
+                    inserted = db.execute(
+                        "INSERT INTO pictures (card, deck, number, name, caption, phash, added, webp)"
+                        " SELECT ?, ?, ?, name, caption, phash, ?, webp FROM pictures WHERE deck = ? AND card = ?",
+                        (card_id(deck, last + 1), deck, last + 1, at, source, card),
+                    ).rowcount
+                    copied.append(last + 1 if inserted else None)
+                    last += inserted
+                db.execute("UPDATE decks SET last_number = ? WHERE deck = ?", (last, deck))
+                rows = db.execute(
+                    f"SELECT {_COLUMNS} FROM pictures WHERE deck = ? AND number > ? ORDER BY number", (deck, first)
+                )
+                stored = {picture.number: picture for picture in (StoredPicture(*row) for row in rows)}
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return [None if number is None else stored[number] for number in copied]
+
+        return await self._run(work)
+
+    async def link(self, deck: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            # only where there is none: of two processes making it at once, the first one wins
+            db.execute("UPDATE decks SET link = ? WHERE deck = ? AND link IS NULL", (new_link(), deck))
+            found = db.execute("SELECT link FROM decks WHERE deck = ?", (deck,)).fetchone()
+            return None if found is None else str(found[0])
+
+        return await self._run(work)
+
+    async def unlink(self, deck: str) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute("UPDATE decks SET link = NULL WHERE deck = ? AND link IS NOT NULL", (deck,))
+            return cursor.rowcount == 1
+
+        return await self._run(work)
+
+    async def linked(self, link: str) -> str | None:
+        def work(db: sqlite3.Connection) -> str | None:
+            found = db.execute("SELECT deck FROM decks WHERE link = ?", (link,)).fetchone()
+            return None if found is None else str(found[0])
+
+        return await self._run(work)
+
+    async def delete_room(self, room: str, keep_linked_until: float | None = None) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            if keep_linked_until is not None:
+                db.execute(
+                    "UPDATE decks SET room = NULL, kept_until = ? WHERE room = ? AND link IS NOT NULL",
+                    (keep_linked_until, room),
+                )
+            db.execute("DELETE FROM decks WHERE room = ?", (room,))
+
+        await self._run(work)
+
+    async def expire(self, now: float) -> int:
+        def work(db: sqlite3.Connection) -> int:
+            return db.execute("DELETE FROM decks WHERE kept_until <= ?", (now,)).rowcount
+
+        return await self._run(work)
 
     async def usage(self) -> tuple[int, int]:
         def work(db: sqlite3.Connection) -> tuple[int, int]:

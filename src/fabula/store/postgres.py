@@ -109,6 +109,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE pictures ALTER COLUMN webp SET STORAGE EXTERNAL;
         """,
     ),
+    Migration(
+        4,
+        "deck links, and linked decks kept after their room",
+        # A linked deck outlives its room detached from it (room NULL: the code may be given to a
+        # new room, which must get a deck of its own), until kept_until.
+        """
+        ALTER TABLE decks ALTER COLUMN room DROP NOT NULL;
+        ALTER TABLE decks ADD COLUMN link text UNIQUE;
+        ALTER TABLE decks ADD COLUMN kept_until double precision;
+        CREATE INDEX decks_by_kept_until ON decks (kept_until) WHERE kept_until IS NOT NULL;
+        """,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
