@@ -78,3 +78,49 @@ def test_a_host_deals_a_game_from_the_group_s_own_pictures(players: Players, tmp
         assert hand, "a hand is shown"
         assert all("/cards/u" in source for source in hand), hand
     assert players.errors == []
+
+
+def test_a_deck_link_fills_a_friend_s_room_and_the_deck_downloads(players: Players, tmp_path: Path) -> None:
+    host = players.open(1280, 800)
+    host.goto("/")
+    host.fill("input[name=name]", "Ana")
+    host.get_by_role("button", name="Create the room").click()
+    host.locator(".lobby").wait_for()
+    panel = host.locator("details.pictures")
+    paths = []
+    for n in range(5):
+        path = tmp_path / f"p{n}.jpg"
+        path.write_bytes(photo(100 + n))
+        paths.append(str(path))
+    panel.locator("input[type=file]").set_input_files(paths)
+    expect(panel.locator("li.picture img")).to_have_count(5, timeout=30_000)
+    panel.locator("li.picture input.caption").first.fill("A lighthouse at dusk")
+    panel.locator("li.picture input.caption").first.press("Enter")
+
+    with host.expect_download() as downloading:
+        panel.get_by_role("button", name="Download the deck (.zip)").click()
+    saved = tmp_path / "deck.zip"
+    downloading.value.save_as(saved)
+    with zipfile.ZipFile(saved) as archive:
+        names = sorted(archive.namelist())
+        captions = archive.read("captions.csv").decode()
+    assert names == ["001.webp", "002.webp", "003.webp", "004.webp", "005.webp", "captions.csv"]
+    assert "A lighthouse at dusk" in captions
+
+    panel.get_by_role("button", name="Make a deck link").click()
+    link = panel.locator("p.deck-link .link-text").inner_text()
+    assert "#deck-link=" in link
+
+    friend = players.open(360, 740, mobile=True)
+    friend.goto(link)
+    expect(friend.locator("p.deck-link-pending")).to_be_visible()
+    assert "#deck-link" not in friend.url, "the secret leaves the address bar"
+    friend.fill("input[name=name]", "Ben")
+    friend.get_by_role("button", name="Create the room").click()
+    friend.locator(".lobby").wait_for()
+    theirs = friend.locator("details.pictures")
+    theirs.get_by_role("button", name="Add its pictures here").click()
+    expect(theirs.locator("li.picture img")).to_have_count(5, timeout=30_000)
+    expect(theirs.locator("li.picture input.caption").first).to_have_value("A lighthouse at dusk")
+    expect(theirs.locator("p.deck-link-pending")).to_have_count(0)
+    assert players.errors == []

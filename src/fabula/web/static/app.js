@@ -10,6 +10,7 @@ import { homeScreen, joinScreen } from "./screens/start.js";
 import { roomScreen } from "./screens/room.js";
 import { boardScreen } from "./screens/board.js";
 import { rulesScreen } from "./screens/rules.js";
+import { DECK_LINK } from "./screens/pictures.js";
 
 const root = document.getElementById("app");
 // A layer above the screen for a dialog that must outlive the screen's redraws (the reveal).
@@ -106,5 +107,19 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+
+// A deck link (/#deck-link=…) is kept in this browser until a room it hosts takes the pictures;
+// the secret leaves the address bar at once (it is never sent to the server in the URL).
+function keepDeckLink() {
+  const found = location.hash.match(/^#deck-link=([A-Za-z0-9_-]+)$/);
+  if (!found) return;
+  localStorage.setItem(DECK_LINK, found[1]);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+keepDeckLink();
+window.addEventListener("hashchange", () => {
+  keepDeckLink();
+  route();
+});
 await setLanguage(preferredLanguage());
 route();

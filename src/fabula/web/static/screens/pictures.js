@@ -8,10 +8,12 @@ import { t } from "../i18n.js";
 import { ApiError } from "../net.js";
 
 const OWN = "pictures"; // the deck name that stands for the room's own pictures (cards.library.OWN_DECK)
+// A deck link opened in this browser (/#deck-link=…), waiting for a room this browser hosts.
+export const DECK_LINK = "fabula.deckLink";
 const ORIGINAL_CARDS = 84;
 
 export function picturesState() {
-  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {} };
+  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "" };
 }
 
 function request(method, path, token, body) {
@@ -151,6 +153,54 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       .finally(refresh);
   }
 
+  // A download needs the seat's token in a header, which a plain link cannot send.
+  function download() {
+    fetch(`/api/rooms/${code}/pictures.zip`, { headers: { Authorization: `Bearer ${token}` } })
+      .then(async (response) => {
+        if (!response.ok) throw new ApiError(`http_${response.status}`, "");
+        const url = URL.createObjectURL(await response.blob());
+        const a = h("a", { href: url, download: `fabula-${code}-pictures.zip` });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+        redraw();
+      });
+  }
+
+  function makeLink() {
+    request("POST", `/api/rooms/${code}/pictures/link`, token)
+      .then((made) => {
+        p.link = new URL(made.url, location.origin).href;
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+      })
+      .finally(redraw);
+  }
+
+  function fromLink(link) {
+    p.sending = { loaded: 0, total: 0, files: 0, processing: true };
+    redraw();
+    request("POST", `/api/rooms/${code}/pictures/from-link`, token, { link })
+      .then((results) => {
+        p.results = results;
+        localStorage.removeItem(DECK_LINK);
+      })
+      .catch((error) => {
+        p.error = errorText(error);
+        if (error.code === "no_deck_link") localStorage.removeItem(DECK_LINK);
+      })
+      .finally(() => {
+        p.sending = null;
+        redraw();
+        refresh();
+      });
+  }
+
   const pictures = p.list?.pictures ?? [];
   const count = pictures.length;
   const { seats, needed } = cardsNeeded(room.settings.mode, room.members.length);
@@ -200,7 +250,11 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
           h(
             "li",
             { class: r.status },
-            r.status === "taken" ? t("pictures.taken", { name: r.name }) : t("pictures.skipped", { name: r.name, reason: r.reason }),
+            r.status === "taken"
+              ? t("pictures.taken", { name: r.name })
+              : r.status === "captions"
+                ? t("pictures.captions_read", { name: r.name, count: r.captions })
+                : t("pictures.skipped", { name: r.name, reason: r.reason }),
           ),
         ),
       )
@@ -268,9 +322,37 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
     sending,
     p.error ? h("p.error", { role: "alert" }, p.error) : null,
     results,
+    host && localStorage.getItem(DECK_LINK) && !p.sending
+      ? h(
+          "p.deck-link-pending",
+          {},
+          t("pictures.link_pending"),
+          " ",
+          h("button.small.primary", { type: "button", onclick: () => fromLink(localStorage.getItem(DECK_LINK)) }, t("pictures.link_use")),
+        )
+      : null,
     p.list?.blind ? h("p.hint.blind", {}, t("pictures.blind")) : null,
     choices,
     short ? h("p.start-problem", { role: "status" }, t("pictures.more_needed", { count: short, seats })) : null,
     grid,
+    count && token
+      ? h(
+          "div.deck-keep",
+          {},
+          h("button.small", { type: "button", onclick: download }, t("pictures.download")),
+          host && !p.link ? h("button.small", { type: "button", onclick: makeLink }, t("pictures.make_link")) : null,
+        )
+      : null,
+    p.link
+      ? h(
+          "p.deck-link",
+          {},
+          t("pictures.link_made"),
+          " ",
+          h("code.link-text", {}, p.link),
+          " ",
+          h("button.small", { type: "button", onclick: () => navigator.clipboard?.writeText(p.link) }, t("lobby.copy")),
+        )
+      : null,
   );
 }

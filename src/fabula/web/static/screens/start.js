@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
 import { api, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
 import { errorText as codeText, markRabbits, memberName } from "./parts.js";
+import { DECK_LINK } from "./pictures.js";
 
 const MODES = CHOICES.modes.map((mode) => mode.name);
 const SEAT_COUNTS = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seat_counts]));
@@ -294,7 +295,8 @@ export function homeScreen(ctx) {
       message ? h("p.error", { role: "alert" }, message) : null,
       h("div.actions", {}, h("button.primary", { type: "submit", disabled: creating.busy }, t("home.create"))),
     );
-    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), yours, joinForm, createForm]);
+    const deckLink = localStorage.getItem(DECK_LINK) ? h("p.notice.deck-link-pending", { role: "status" }, t("home.deck_link")) : null;
+    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), deckLink, yours, joinForm, createForm]);
   };
   draw();
   api("/api/decks")
