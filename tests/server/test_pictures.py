@@ -75,6 +75,7 @@ async def test_the_host_uploads_pictures_and_a_zip_and_gets_a_result_per_file(se
         ("trip.zip/holiday/notes.txt", "skipped"),
     ]
     assert "same picture" in results[1]["reason"]
+    assert (results[1]["code"], results[3]["code"]) == ("duplicate", "not_image"), "for the browser to say in its language"
     assert "not" in results[3]["reason"]
     assert "image" in results[3]["reason"]
     cards = [r["card"] for r in results if r["status"] == "taken"]
@@ -115,6 +116,7 @@ async def test_an_svg_is_refused_and_never_served_as_svg(server: LiveServer) -> 
     (result,) = response.json()
     assert result["status"] == "skipped"
     assert "SVG" in result["reason"]
+    assert result["code"] == "unsupported_format"
     assert (await listing(server, host["code"], host["token"]))["pictures"] == []
 
 
@@ -207,6 +209,7 @@ async def test_the_deck_holds_at_most_its_limit(server: LiveServer) -> None:
     assert [r["status"] for r in first] == ["taken"] * 6
     assert [r["status"] for r in second] == ["taken", "taken", "skipped", "skipped"]
     assert "full" in second[2]["reason"]
+    assert second[2]["code"] == "deck_full"
     assert len((await listing(server, code, token))["pictures"]) == 8
 
 

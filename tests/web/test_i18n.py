@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import fabula.web
+from fabula.cards.intake import SKIP_CODES
 from fabula.rules import MODES
 from fabula.server.app import room_choices
 
@@ -207,6 +208,8 @@ def family_keys() -> dict[str, frozenset[str]]:
         "bot.*": frozenset(f"bot.{level}" for level in bot_levels()),
         "bot.*.hint": frozenset(f"bot.{level}.hint" for level in bot_levels()),
         "reason.*": frozenset(f"reason.{reason}" for reason in score_reasons()),
+        # why an uploaded file was passed over: every code the server can give
+        "skip.*": frozenset(f"skip.{code}" for code in SKIP_CODES),
         "error.*": frozenset(),
     }
 

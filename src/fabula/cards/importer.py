@@ -226,16 +226,16 @@ def finished_picture(
     (unreadable, too large, not a picture, the same as one in ``seen``, which it joins if taken).
     Every picture from a folder, a zip or a browser's upload comes through here."""
     if entry.read is None:
-        raise Skip(entry.reason)
+        raise Skip(entry.reason, entry.code or "unreadable")
     data = entry.read()
     if len(data) > limits.max_bytes:
-        raise Skip(too_large(len(data), limits))
+        raise Skip(too_large(len(data), limits), "too_large")
     picture = _card_picture(data, limits)
     fingerprint = imagehash.phash(picture)
     bits = int(str(fingerprint), 16)
     twin = next((other for known, other in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
     if twin is not None:
-        raise Skip(f"same picture as {shown(twin)}")
+        raise Skip(f"same picture as {shown(twin)}", "duplicate")
     seen.append((bits, entry.name))
     return picture, fingerprint
 

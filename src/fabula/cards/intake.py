@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Literal, get_args
 
 from fabula.text import has_controls
 
@@ -96,12 +97,21 @@ def too_large(size: int, limits: ImportLimits) -> str:
 # ---------------------------------------------------------------- the files of a folder or zip
 
 
-class Skip(Exception):
-    """This file is passed over, for ``reason``."""
+#: Why a file is passed over, for a machine: a browser says it in its reader's language.
+SkipCode = Literal[
+    "too_large", "too_many_pixels", "not_image", "unsupported_format", "damaged", "duplicate", "unreadable",
+    "hidden", "link", "not_a_file", "unsafe_path", "encrypted", "unsupported_compression", "bad_zip",
+    "bad_captions", "deck_full",
+]  # fmt: skip
+SKIP_CODES: tuple[SkipCode, ...] = get_args(SkipCode)
 
-    def __init__(self, reason: str) -> None:
+
+class Skip(Exception):
+    """This file is passed over, for ``reason`` (``code``: the same, for a machine)."""
+
+    def __init__(self, reason: str, code: SkipCode) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.code = reason, code
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +123,7 @@ class Entry:
     size: int
     read: Callable[[], bytes] | None
     reason: str = ""
+    code: SkipCode | None = None
 
 
 @contextmanager
@@ -168,23 +179,25 @@ def _folder_entries(root: Path, limits: ImportLimits) -> list[Entry]:
         if len(entries) == limits.max_files:
             raise _too_many(root, limits)
         if child.is_symlink():
-            entries.append(Entry(name, 0, None, "symbolic link"))
+            entries.append(Entry(name, 0, None, "symbolic link", "link"))
         elif child.is_dir(follow_symlinks=False):
             if child.name.startswith("."):
-                entries.append(Entry(name + "/", 0, None, "hidden folder"))
+                entries.append(Entry(name + "/", 0, None, "hidden folder", "hidden"))
             else:
                 try:
                     stack.append((name + "/", _listing(Path(child.path))))
                 except OSError as error:
-                    entries.append(Entry(name + "/", 0, None, f"unreadable folder ({error.strerror or error})"))
+                    entries.append(
+                        Entry(name + "/", 0, None, f"unreadable folder ({error.strerror or error})", "unreadable")
+                    )
         elif child.name.startswith("."):
-            entries.append(Entry(name, 0, None, "hidden file"))
+            entries.append(Entry(name, 0, None, "hidden file", "hidden"))
         elif not child.is_file(follow_symlinks=False):
-            entries.append(Entry(name, 0, None, "not a regular file"))
+            entries.append(Entry(name, 0, None, "not a regular file", "not_a_file"))
         else:
             size = child.stat(follow_symlinks=False).st_size
             if size > limits.max_bytes:
-                entries.append(Entry(name, size, None, too_large(size, limits)))
+                entries.append(Entry(name, size, None, too_large(size, limits), "too_large"))
             else:
                 entries.append(Entry(name, size, _file_reader(Path(child.path), limits)))
     return entries
@@ -202,7 +215,7 @@ def _file_reader(path: Path, limits: ImportLimits) -> Callable[[], bytes]:
                 # One byte more than allowed tells a file that grew since it was listed.
                 return handle.read(limits.max_bytes + 1)
         except OSError as error:
-            raise Skip(f"unreadable file ({error.strerror or error})") from error
+            raise Skip(f"unreadable file ({error.strerror or error})", "unreadable") from error
 
     return read
 
@@ -218,19 +231,20 @@ def zip_entries(archive: zipfile.ZipFile, source: Path | str, limits: ImportLimi
         name = member.filename
         parts = name.replace("\\", "/").split("/")
         if _unsafe(name, parts):
-            entries.append(Entry(name, 0, None, "unsafe path in archive"))
+            entries.append(Entry(name, 0, None, "unsafe path in archive", "unsafe_path"))
         elif member.is_dir():
             continue
         elif _hidden(parts):
-            entries.append(Entry(name, 0, None, "hidden file"))
+            entries.append(Entry(name, 0, None, "hidden file", "hidden"))
         elif member.flag_bits & 0x1:
-            entries.append(Entry(name, 0, None, "encrypted"))
+            entries.append(Entry(name, 0, None, "encrypted", "encrypted"))
         elif member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             # zipfile caps what a stored or deflated member inflates to per read, but not what a
             # bzip2 or LZMA block does: one small block could fill the memory.
-            entries.append(Entry(name, 0, None, "unsupported zip compression (only stored and deflated are read)"))
+            reason = "unsupported zip compression (only stored and deflated are read)"
+            entries.append(Entry(name, 0, None, reason, "unsupported_compression"))
         elif member.file_size > limits.max_bytes:
-            entries.append(Entry(name, member.file_size, None, too_large(member.file_size, limits)))
+            entries.append(Entry(name, member.file_size, None, too_large(member.file_size, limits), "too_large"))
         else:
             entries.append(Entry(name, member.file_size, _member_reader(archive, member, limits)))
     return entries
@@ -255,6 +269,6 @@ def _member_reader(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limits: Im
                 # zipfile stops at the declared size and checks the CRC; the cap guards the rest.
                 return handle.read(limits.max_bytes + 1)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as error:
-            raise Skip(f"unreadable archive member ({error})") from error
+            raise Skip(f"unreadable archive member ({error})", "unreadable") from error
 
     return read

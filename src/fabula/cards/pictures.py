@@ -38,24 +38,28 @@ def card_picture(data: bytes, limits: ImportLimits) -> Image.Image:
             with Image.open(io.BytesIO(data), formats=FORMATS) as image:
                 width, height = image.size
                 if width * height > limits.max_pixels:
-                    raise Skip(f"too many pixels: {width:,} × {height:,} (limit {limits.max_pixels:,})")
+                    raise Skip(
+                        f"too many pixels: {width:,} × {height:,} (limit {limits.max_pixels:,})", "too_many_pixels"
+                    )
                 image.load()
                 return _framed(_flattened(ImageOps.exif_transpose(image)))
     except Skip:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
-        raise Skip(f"too many pixels (limit {limits.max_pixels:,})") from error
+        raise Skip(f"too many pixels (limit {limits.max_pixels:,})", "too_many_pixels") from error
     except UnidentifiedImageError as error:
         found = _sniff(data)
         if found is None:
-            raise Skip("not an image") from error
+            raise Skip("not an image", "not_image") from error
         if found not in FORMATS:
-            raise Skip(f"unsupported image format ({found}; PNG, JPEG, WebP and GIF are read)") from error
-        raise Skip(f"damaged or truncated image (a broken {found} header)") from error
+            raise Skip(
+                f"unsupported image format ({found}; PNG, JPEG, WebP and GIF are read)", "unsupported_format"
+            ) from error
+        raise Skip(f"damaged or truncated image (a broken {found} header)", "damaged") from error
     except Exception as error:
         # Pillow's decoders report broken input as OSError, SyntaxError, ValueError, EOFError,
         # struct.error, IndexError…: whatever it is, the file is unusable, not the import.
-        raise Skip(f"damaged or truncated image ({shown(str(error), 80)})") from error
+        raise Skip(f"damaged or truncated image ({shown(str(error), 80)})", "damaged") from error
 
 
 def _flattened(image: Image.Image) -> Image.Image:

@@ -28,6 +28,7 @@ from fabula.cards.intake import (
     ImportFailed,
     ImportLimits,
     Skip,
+    SkipCode,
     base_name,
     captions_entry,
     shown,
@@ -58,6 +59,8 @@ class Taken:
     reason: str = ""
     caption: str = ""
     captions: int | None = None
+    #: the reason, for a machine (`SKIP_CODES`)
+    code: SkipCode | None = None
 
 
 def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
@@ -70,7 +73,7 @@ def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] =
             results += _from_zip(upload, limits, seen)
             continue
         if upload.size > limits.max_bytes:
-            entry = Entry(upload.name, upload.size, None, too_large(upload.size, limits))
+            entry = Entry(upload.name, upload.size, None, too_large(upload.size, limits), "too_large")
         else:
             entry = Entry(upload.name, upload.size, _reader(upload.file, limits))
         results.append(_finished(entry, limits, seen))
@@ -81,7 +84,7 @@ def _finished(entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]], c
     try:
         picture, fingerprint = finished_picture(entry, limits, seen)
     except Skip as skip:
-        return Taken(entry.name, reason=skip.reason)
+        return Taken(entry.name, reason=skip.reason, code=skip.code)
     return Taken(entry.name, webp(picture), str(fingerprint), caption=caption)
 
 
@@ -96,15 +99,16 @@ def _from_zip(upload: Upload, limits: ImportLimits, seen: list[tuple[int, str]])
     try:
         archive = zipfile.ZipFile(upload.file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        return [Taken(upload.name, reason="not a readable .zip file")]
+        return [Taken(upload.name, reason="not a readable .zip file", code="bad_zip")]
     with archive:
         try:
             entries = zip_entries(archive, upload.name, limits)
         except ImportFailed as refused:
-            return [Taken(upload.name, reason=refused.message)]
+            return [Taken(upload.name, reason=refused.message, code="bad_zip")]
         declared = sum(entry.size for entry in entries if entry.read is not None)
         if declared > limits.max_total_bytes:  # a zip bomb is refused unopened
-            return [Taken(upload.name, reason=f"its pictures come to {declared:,} bytes unpacked; too many")]
+            reason = f"its pictures come to {declared:,} bytes unpacked; too many"
+            return [Taken(upload.name, reason=reason, code="too_large")]
         results: list[Taken] = []
         described: dict[str, str] = {}
         own = captions_entry(entries)
@@ -114,11 +118,11 @@ def _from_zip(upload: Upload, limits: ImportLimits, seen: list[tuple[int, str]])
             try:
                 described = entry_captions(own, limits)
             except ImportFailed as refused:
-                results.append(Taken(shown_name, reason=refused.message))
+                results.append(Taken(shown_name, reason=refused.message, code="bad_captions"))
             else:
                 results.append(Taken(shown_name, captions=len(described)))
         for entry in entries:
-            named = Entry(f"{shown(upload.name)}/{entry.name}", entry.size, entry.read, entry.reason)
+            named = Entry(f"{shown(upload.name)}/{entry.name}", entry.size, entry.read, entry.reason, entry.code)
             results.append(_finished(named, limits, seen, described.get(base_name(entry.name), "")))
         return results
 

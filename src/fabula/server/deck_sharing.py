@@ -146,10 +146,11 @@ class DeckSharing:
             bits = int(picture.phash, 16)
             twin = next((name for known, name in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
             if twin is not None:
-                answers.append({"name": picture.name, "status": "skipped", "reason": f"same picture as {twin}"})
+                reason = f"same picture as {twin}"
+                answers.append({"name": picture.name, "status": "skipped", "reason": reason, "code": "duplicate"})
             elif len(chosen) >= room_left:
                 reason = f"the deck is full ({config.max_deck_pictures} pictures)"
-                answers.append({"name": picture.name, "status": "skipped", "reason": reason})
+                answers.append({"name": picture.name, "status": "skipped", "reason": reason, "code": "deck_full"})
             else:
                 seen.append((bits, picture.name))
                 chosen.append(picture)
@@ -167,7 +168,7 @@ class DeckSharing:
             if answer["status"] == "taken":
                 stored = next(results)
                 if stored is None:
-                    answer.update(status="skipped", reason="removed from the linked deck meanwhile")
+                    answer.update(status="skipped", reason="removed from the linked deck meanwhile", code="unreadable")
                 else:
                     answer["card"] = stored.card
         return JSONResponse(answers, status_code=201)

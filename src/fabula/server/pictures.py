@@ -234,10 +234,10 @@ class PictureRoutes:
             if result.captions is not None:
                 answers.append({"name": result.name, "status": "captions", "captions": result.captions})
             elif result.webp is None:
-                answers.append({"name": result.name, "status": "skipped", "reason": result.reason})
+                answers.append({"name": result.name, "status": "skipped", "reason": result.reason, "code": result.code})
             elif len(keep) >= room_left:
                 reason = f"the deck is full ({self.config.max_deck_pictures} pictures)"
-                answers.append({"name": result.name, "status": "skipped", "reason": reason})
+                answers.append({"name": result.name, "status": "skipped", "reason": reason, "code": "deck_full"})
             else:
                 keep.append(result)
                 answers.append({"name": result.name, "status": "taken"})

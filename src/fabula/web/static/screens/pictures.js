@@ -254,7 +254,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
               ? t("pictures.taken", { name: r.name })
               : r.status === "captions"
                 ? t("pictures.captions_read", { name: r.name, count: r.captions })
-                : t("pictures.skipped", { name: r.name, reason: r.reason }),
+                : t("pictures.skipped", { name: r.name, reason: r.code ? t(`skip.${r.code}`) : r.reason }),
           ),
         ),
       )
