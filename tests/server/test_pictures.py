@@ -75,7 +75,7 @@ async def test_the_host_uploads_pictures_and_a_zip_and_gets_a_result_per_file(se
         ("trip.zip/holiday/notes.txt", "skipped"),
     ]
     assert "same picture" in results[1]["reason"]
-    assert (results[1]["code"], results[3]["code"]) == ("duplicate", "not_image"), "for the browser to say in its language"
+    assert (results[1]["code"], results[3]["code"]) == ("duplicate", "not_image"), "the browser says it in its language"
     assert "not" in results[3]["reason"]
     assert "image" in results[3]["reason"]
     cards = [r["card"] for r in results if r["status"] == "taken"]
