@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -306,3 +307,52 @@ async def test_a_game_is_dealt_from_the_group_s_pictures_and_the_original_deck(s
     assert described[ours[0]] == "A kite", "the caption is what the bots (and alt text) read"
     assert described[ours[1]] == ""
     await host.close()
+
+
+def test_an_upload_killed_halfway_leaves_nothing_behind(tmp_path: Path) -> None:
+    """The server dies (SIGKILL) while it is making the cards of an upload: after a restart the
+    room's deck holds none of that upload's pictures, and the next upload works."""
+    import threading
+
+    from .harness import ServeProcess
+
+    process = ServeProcess(["--data", str(tmp_path / "data")], tmp_path / "serve.log")
+    process.start()
+    try:
+        with httpx.Client(base_url=process.url, timeout=60) as http:
+            host = http.post("/api/rooms", json={"name": "Ana", "colour": "red"}).json()
+            code, headers = host["code"], bearer(host["token"])
+            big = [(f"big{n}.png", encoded(picture(200 + n, size=(3000, 4000)), "PNG")) for n in range(12)]
+            outcome: list[object] = []
+            built = httpx.Request("POST", "/", files=[("files", f) for f in big])
+            body, sent = built.read(), threading.Event()
+
+            def chunks() -> Iterator[bytes]:
+                for start in range(0, len(body), 2**16):
+                    yield body[start : start + 2**16]
+                sent.set()
+
+            def send() -> None:
+                try:
+                    url = f"/api/rooms/{code}/pictures"
+                    kind = {"Content-Type": built.headers["Content-Type"]}
+                    outcome.append(http.post(url, headers={**headers, **kind}, content=chunks()))
+                except httpx.HTTPError as error:
+                    outcome.append(error)
+
+            sending = threading.Thread(target=send)
+            sending.start()
+            assert sent.wait(30)
+            time.sleep(0.5)  # the body is in: the server is making the cards (12 of 12 MP take seconds)
+            process.kill()
+            sending.join()
+            assert isinstance(outcome[0], httpx.HTTPError), "the upload was not answered: the server died"
+        process.start()
+        with httpx.Client(base_url=process.url, timeout=60) as http:
+            listed = http.get(f"/api/rooms/{code}/pictures", headers=headers).json()
+            assert listed["pictures"] == []
+            again = http.post(f"/api/rooms/{code}/pictures", headers=headers, files=[("files", ("a.png", png(1)))])
+            assert again.status_code == 201
+            assert [r["status"] for r in again.json()] == ["taken"]
+    finally:
+        process.stop()
