@@ -168,8 +168,8 @@ class AutoPlayers:
     def warm(self, room: Room, level: str, language: str = "en") -> None:
         """Start reading the room's deck in the background (a new deck takes seconds), so the
         bot's first move is not the one that waits."""
-        if level == "random":
-            return
+        if level == "random" or OWN_DECK in room.settings.decks:
+            return  # (a room's own pictures are read from the picture store at the first move)
         from fabula.bots.semantic.player import PERSONAS, deck_plan
 
         simple = PERSONAS[level].simple_clues  # the plan this level's storyteller will ask for

@@ -210,9 +210,15 @@ export async function describeCards(code) {
   }
 }
 
+// The original deck is drawn (SVG, sharp at any size); every other card — an imported deck's, a
+// room's own pictures — is a stored WebP, the only form the server has of it.
+export function cardSource(card) {
+  return `/cards/${encodeURIComponent(card)}.${card.startsWith("fabula-") ? "svg" : "webp"}`;
+}
+
 export function cardImage(card, { width = 400 } = {}) {
   return h("img.card-img", {
-    src: `/cards/${encodeURIComponent(card)}.svg`,
+    src: cardSource(card),
     alt: descriptions.get(card) || t("card.picture"),
     width: 400,
     height: 600,
@@ -229,7 +235,7 @@ export function cardViewer(cards, start) {
   const image = h("img.viewer-img", {});
   const caption = h("p.viewer-caption", {});
   const place = () => {
-    image.src = `/cards/${encodeURIComponent(cards[index])}.svg`;
+    image.src = cardSource(cards[index]);
     image.alt = descriptions.get(cards[index]) || t("card.picture");
     caption.textContent = `${index + 1} / ${cards.length}`;
   };

@@ -13,7 +13,7 @@ export const DECK_LINK = "fabula.deckLink";
 const ORIGINAL_CARDS = 84;
 
 export function picturesState() {
-  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "" };
+  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "", confirming: null };
 }
 
 function request(method, path, token, body) {
@@ -61,6 +61,15 @@ function cardsNeeded(mode, members) {
   const counts = found.seat_counts;
   const seats = counts.find((n) => n >= members) ?? counts[counts.length - 1];
   return { seats, needed: found.cards_needed[counts.indexOf(seats)] };
+}
+
+/** How many more pictures the room's deck choice needs for its seats (0: enough, or not known). */
+export function picturesShort(room, p) {
+  const choice = choiceOf(room.settings.decks);
+  if (choice === "original" || !p.list) return { short: 0, seats: 0 };
+  const { seats, needed } = cardsNeeded(room.settings.mode, room.members.length);
+  const dealt = (choice === "ours" ? 0 : ORIGINAL_CARDS) + p.list.pictures.length;
+  return { short: Math.max(0, needed - dealt), seats };
 }
 
 // The decks the room is dealt from now, as one of three choices.
@@ -201,11 +210,22 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       });
   }
 
+  // A picture goes at the second tap: the button sits right under a thumbnail a thumb scrolls past.
+  function removeButton(card) {
+    if (p.confirming !== card) {
+      return h("button.small", { type: "button", onclick: () => ((p.confirming = card), redraw()) }, t("pictures.remove"));
+    }
+    return h(
+      "span.confirm-inline",
+      {},
+      h("button.small.danger", { type: "button", "data-keep": `remove-${card}`, onclick: () => ((p.confirming = null), remove(card)) }, t("pictures.remove_now")),
+      h("button.small", { type: "button", onclick: () => ((p.confirming = null), redraw()) }, t("app.cancel")),
+    );
+  }
+
   const pictures = p.list?.pictures ?? [];
   const count = pictures.length;
-  const { seats, needed } = cardsNeeded(room.settings.mode, room.members.length);
-  const dealt = (choice === "ours" ? 0 : ORIGINAL_CARDS) + (choice === "original" ? 0 : count);
-  const short = choice !== "original" && dealt < needed ? needed - dealt : 0;
+  const shortfall = picturesShort(room, p);
 
   const choices = h(
     "fieldset.deck-choice",
@@ -285,7 +305,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
               : picture.caption
                 ? h("span.caption", {}, picture.caption)
                 : null,
-            host ? h("button.small", { type: "button", onclick: () => remove(picture.card) }, t("pictures.remove")) : null,
+            host ? removeButton(picture.card) : null,
           ),
         ),
       )
@@ -303,7 +323,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
         if (opening && token && !p.loading) refresh();
       },
     },
-    h("summary", {}, t("pictures.title", { count })),
+    h("summary", {}, token ? t("pictures.title", { count }) : t("pictures.title_watching")),
     host ? h("p.hint", {}, t("pictures.hint")) : null,
     host
       ? h(
@@ -333,7 +353,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       : null,
     p.list?.blind ? h("p.hint.blind", {}, t("pictures.blind")) : null,
     choices,
-    short ? h("p.start-problem", { role: "status" }, t("pictures.more_needed", { count: short, seats })) : null,
+    shortfall.short ? h("p.start-problem", { role: "status" }, t("pictures.more_needed", { count: shortfall.short, seats: shortfall.seats })) : null,
     grid,
     count && token
       ? h(

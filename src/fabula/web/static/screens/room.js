@@ -25,7 +25,7 @@ import {
   tickCountdowns,
   timeLeft,
 } from "./parts.js";
-import { picturesPanel, picturesState } from "./pictures.js";
+import { picturesPanel, picturesShort, picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
 
 /** What a host can pick when adding a bot, in the server's order for the menu. */
@@ -323,6 +323,8 @@ export function roomScreen(ctx, code, watch) {
     const [low, high] = SEAT_RANGES[mode];
     const count = room.members.length;
     const problem = startProblem(room, count, low, high);
+    // (the pictures panel says how many more of the group's pictures the game needs)
+    const blocked = Boolean(problem) || picturesShort(room, ui.pictures).short > 0;
     const seats = h(
       "ul.seats",
       {},
@@ -407,7 +409,7 @@ export function roomScreen(ctx, code, watch) {
           ),
         ),
         h("button", { type: "button", disabled: count >= high || ui.sending, onclick: () => send("add_bot", { level: ui.botLevel, language }) }, t("lobby.add_bot")),
-        h("button.primary", { type: "button", disabled: Boolean(problem) || ui.sending, onclick: () => send("start") }, t("lobby.start")),
+        h("button.primary", { type: "button", disabled: blocked || ui.sending, onclick: () => send("start") }, t("lobby.start")),
       );
     } else if (room.you) {
       controls = h("p.status-line", {}, t("lobby.waiting_host", { name: memberName(room.members.find((m) => m.member === room.host)) ?? "" }));
