@@ -1,6 +1,6 @@
 """Moves while a host uploads a hundred phone photos: do the other rooms' moves keep their latency?
 
-    python benchmarks/uploads.py                 # 100 photos of 12 MP, 100 rooms × 6 paced players
+    python benchmarks/uploads.py                 # 100 photos of 12 MP; 100 rooms × 6 players, ~500 moves/s
     python benchmarks/uploads.py --photos 20     # a quicker look
 
 Starts one ``fabula serve`` (pinned to the first CPU, as `load.py` pins it; this script, the
@@ -64,10 +64,32 @@ def photos(count: int, folder: Path) -> list[Path]:
 
 
 def peak_memory_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    """The peak resident memory of ``pid`` (VmHWM), 0 if it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
-    return float("nan")
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def memory_line(pid: int) -> str:
+    """The server's peak memory, and its picture worker's (the largest child) if it has one."""
+    worker = max((peak_memory_mib(child) for child in children(pid)), default=0.0)
+    line = f"server peak memory {peak_memory_mib(pid):.0f} MiB"
+    return line + (f" (+ its picture worker {worker:.0f} MiB)" if worker else "")
 
 
 def upload_all(url: str, paths: list[Path], per_request: int, report: dict[str, Any]) -> None:
@@ -96,6 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-request", type=int, default=20, help="photos per upload request (default 20)")
     parser.add_argument("--rooms", type=int, default=100, help="rooms of paced players (default 100)")
     parser.add_argument("--duration", type=float, default=20, help="seconds measured per run (default 20)")
+    parser.add_argument("--think", type=float, default=1.2, help="paced: mean seconds between a player's moves")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "fabula-bench-photos")
     args = parser.parse_args(argv)
 
@@ -118,17 +141,18 @@ def main(argv: list[str] | None = None) -> None:
         os.sched_setaffinity(0, set(cpus[1:]))
     players = ["--server", server.url, "--server-pid", str(server.pid), "--phases", "paced", "--no-pin"]
     players += ["--rooms", str(args.rooms), "--duration", str(args.duration), "--ceiling", "none"]
+    players += ["--think", str(args.think)]
     try:
         print("== quiet: paced players only")
         quiet = load.measure(load.parse_args(players), "fabula", ["paced"]).figures["paced"]
-        quiet_memory = peak_memory_mib(server.pid)
+        quiet_memory = memory_line(server.pid)
         print(f"== while a host uploads {len(paths)} photos, {args.per_request} a request")
         report: dict[str, Any] = {}
         uploader = threading.Thread(target=upload_all, args=(server.url, paths, args.per_request, report))
         uploader.start()
         busy = load.measure(load.parse_args(players), "fabula", ["paced"]).figures["paced"]
         uploader.join()
-        busy_memory = peak_memory_mib(server.pid)
+        busy_memory = memory_line(server.pid)
     finally:
         server.stop()
     print("== figures")
@@ -136,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f" - {name}: {figures['actions_per_second']:.0f} actions/s, move latency p50 {figures['p50_ms']:.1f} ms, "
             f"p99 {figures['p99_ms']:.1f} ms, max {figures['max_ms']:.1f} ms; "
-            f"errors {dict(figures['errors']) or 'none'}; server peak memory {memory:.0f} MiB"
+            f"errors {dict(figures['errors']) or 'none'}; {memory}"
         )
     if "error" in report:
         print(f" - the upload failed: {report['error']}")

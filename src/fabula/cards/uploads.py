@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -78,6 +79,14 @@ def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] =
             entry = Entry(upload.name, upload.size, _reader(upload.file, limits))
         results.append(_finished(entry, limits, seen))
     return results
+
+
+def take_files(files: Sequence[tuple[str, str, int]], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
+    """`take` for files on disk, each ``(name as uploaded, path, size)``: what a worker process
+    is given (an open file does not cross to another process; a path does)."""
+    with ExitStack() as stack:
+        uploads = [Upload(name, stack.enter_context(open(path, "rb")), size) for name, path, size in files]
+        return take(uploads, limits, known)
 
 
 def _finished(entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]], caption: str = "") -> Taken:
