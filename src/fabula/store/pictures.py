@@ -35,7 +35,8 @@ import secrets
 import sqlite3
 import string
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -207,11 +208,34 @@ SCHEMA_VERSION = 2
 _COLUMNS = "card, deck, number, name, caption, phash, length(webp), added"
 
 
+@contextmanager
+def _immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """One transaction that takes the write lock first, so no other connection counts or numbers
+    meanwhile; rolled back on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _last_number(db: sqlite3.Connection, deck: str, adding: int, most: int) -> int:
+    """The deck's last card number, if ``adding`` more pictures fit in it (`NoDeck`, `DeckFull`)."""
+    found = db.execute("SELECT last_number FROM decks WHERE deck = ?", (deck,)).fetchone()
+    if found is None:
+        raise NoDeck(deck)
+    has = db.execute("SELECT count(*) FROM pictures WHERE deck = ?", (deck,)).fetchone()[0]
+    if has + adding > most:
+        raise DeckFull(has, most)
+    return int(found[0])
+
+
 def _migrate(db: sqlite3.Connection, path: Path) -> None:
     """Bring the file at ``path`` to `SCHEMA_VERSION`, in one transaction (another process may be
     opening it too); `RuntimeError` if a newer Fabula wrote it."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with _immediate(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise RuntimeError(
@@ -232,10 +256,6 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
         for statement in _INDEXES:
             db.execute(statement)
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 class SqlitePictures:
@@ -276,16 +296,9 @@ class SqlitePictures:
 
     async def add(self, deck: str, pictures: Sequence[NewPicture], at: float, most: int) -> list[StoredPicture]:
         def work(db: sqlite3.Connection) -> list[StoredPicture]:
-            # IMMEDIATE: the write lock first, so no other connection counts or numbers meanwhile
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                found = db.execute("SELECT last_number FROM decks WHERE deck = ?", (deck,)).fetchone()
-                if found is None:
-                    raise NoDeck(deck)
-                has = db.execute("SELECT count(*) FROM pictures WHERE deck = ?", (deck,)).fetchone()[0]
-                if has + len(pictures) > most:
-                    raise DeckFull(has, most)
-                stored = numbered(deck, found[0], pictures, at)
+            with _immediate(db):
+                last = _last_number(db, deck, len(pictures), most)
+                stored = numbered(deck, last, pictures, at)
                 db.executemany(
                     "INSERT INTO pictures (card, deck, number, name, caption, phash, added, webp)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -294,11 +307,7 @@ class SqlitePictures:
                         for p, new in zip(stored, pictures, strict=True)
                     ],
                 )
-                db.execute("UPDATE decks SET last_number = ? WHERE deck = ?", (found[0] + len(pictures), deck))
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db.execute("UPDATE decks SET last_number = ? WHERE deck = ?", (last + len(pictures), deck))
             return stored
 
         return await self._run(work)
@@ -334,15 +343,8 @@ class SqlitePictures:
         self, source: str, cards: Sequence[str], deck: str, at: float, most: int
     ) -> list[StoredPicture | None]:
         def work(db: sqlite3.Connection) -> list[StoredPicture | None]:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                found = db.execute("SELECT last_number FROM decks WHERE deck = ?", (deck,)).fetchone()
-                if found is None:
-                    raise NoDeck(deck)
-                has = db.execute("SELECT count(*) FROM pictures WHERE deck = ?", (deck,)).fetchone()[0]
-                if has + len(cards) > most:
-                    raise DeckFull(has, most)
-                last = first = found[0]
+            with _immediate(db):
+                last = first = _last_number(db, deck, len(cards), most)
                 copied: list[int | None] = []
                 for card in cards:  # the bytes go from row to row: none pass through Python
                     inserted = db.execute(
@@ -357,10 +359,6 @@ class SqlitePictures:
                     f"SELECT {_COLUMNS} FROM pictures WHERE deck = ? AND number > ? ORDER BY number", (deck, first)
                 )
                 stored = {picture.number: picture for picture in (StoredPicture(*row) for row in rows)}
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
             return [None if number is None else stored[number] for number in copied]
 
         return await self._run(work)
