@@ -50,7 +50,10 @@ def test_a_host_deals_a_game_from_the_group_s_own_pictures(players: Players, tmp
     code = host.url.rsplit("/", 1)[1]
     guest = players.open(1280, 800)
     join_in_ui(guest, players.base, code, "Ben")
-    expect(guest.locator("details.pictures input[type=file]")).to_have_count(0)
+    friend = players.open(390, 800, mobile=True)
+    join_in_ui(friend, players.base, code, "Chloé")
+    for other in (guest, friend):
+        expect(other.locator("details.pictures input[type=file]")).to_have_count(0)
 
     panel = host.locator("details.pictures")
     upload = panel.locator("input[type=file]")
@@ -69,14 +72,15 @@ def test_a_host_deals_a_game_from_the_group_s_own_pictures(players: Players, tmp
     expect(panel.locator("p.blind")).to_have_count(0)
 
     panel.locator("fieldset.deck-choice input[value=ours]").check()
-    expect(host.locator("details.pictures p.start-problem")).to_have_count(0)  # 28 ≥ 26 for three
     expect(guest.locator("details.pictures summary")).to_contain_text("28")
     add_bots(host, 1)
-    start_game(host, [guest])
-    for page in (host, guest):
+    expect(host.locator("details.pictures p.start-problem")).to_have_count(0)  # 28 = what four need
+    start_game(host, [guest, friend])
+    for page in (host, guest, friend):
         hand = card_sources(page, ".hand img")
         assert hand, "a hand is shown"
         assert all("/cards/u" in source for source in hand), hand
+        assert all(page.request.get(source).status == 200 for source in hand), "every picture of the hand is served"
     assert players.errors == []
 
 

@@ -103,7 +103,10 @@ class Config:
         default=7 * 86400,
         metadata={"help": "a deleted room's pictures are kept this long if its host made a link to them"},
     )
-    uploads_per_minute: int = field(default=12, metadata={"help": "picture uploads one address may make a minute"})
+    uploads_per_minute: int = field(
+        default=30,
+        metadata={"help": "picture upload requests one address may make a minute (the lobby sends 10 files a request)"},
+    )
     allow_origin: tuple[str, ...] = field(
         default=(),
         metadata={"help": "extra allowed WebSocket Origins, e.g. https://fabula.example (the server's own is allowed)"},

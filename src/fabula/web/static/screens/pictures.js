@@ -55,6 +55,27 @@ function upload(code, token, files, onProgress) {
 
 // The seat count a deck is checked for (the fewest the mode plays, until more are here) and the
 // cards a game needs there.
+// At most this many files, or this many bytes, a request (a larger file goes alone).
+const BATCH_FILES = 10;
+const BATCH_BYTES = 64 * 2 ** 20;
+
+function inBatches(files) {
+  const batches = [];
+  let batch = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (batch.length && (batch.length === BATCH_FILES || bytes + file.size > BATCH_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
 function cardsNeeded(mode, members) {
   const found = CHOICES.modes.find((m) => m.name === mode);
   if (!found) return { seats: members, needed: 0 };
@@ -118,29 +139,37 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       });
   }
 
-  function chosen(event) {
+  // The files go in batches, one request each: each answer says how many are made cards so far
+  // (the processing's progress), a batch's upload shows its own.
+  async function chosen(event) {
     const files = [...event.target.files];
     event.target.value = "";
     if (!files.length || p.sending) return;
-    p.sending = { loaded: 0, total: files.reduce((sum, f) => sum + f.size, 0), files: files.length };
+    const batches = inBatches(files);
     p.results = [];
     p.error = "";
+    p.sending = { loaded: 0, total: 0, done: 0, files: files.length, batch: 1, batches: batches.length, processing: false };
     redraw();
-    upload(code, token, files, (loaded, total) => {
-      p.sending = loaded === null ? { ...p.sending, processing: true } : { ...p.sending, loaded, total: total || p.sending.total };
-      redraw();
-    })
-      .then((results) => {
-        p.results = results;
-      })
-      .catch((error) => {
-        p.error = errorText(error);
-      })
-      .finally(() => {
-        p.sending = null;
+    try {
+      for (const [index, batch] of batches.entries()) {
+        p.sending = { ...p.sending, batch: index + 1, loaded: 0, total: batch.reduce((sum, f) => sum + f.size, 0), processing: false };
         redraw();
-        refresh();
-      });
+        const results = await upload(code, token, batch, (loaded, total) => {
+          p.sending = loaded === null ? { ...p.sending, processing: true } : { ...p.sending, loaded, total: total || p.sending.total };
+          redraw();
+        });
+        p.results = [...p.results, ...results];
+        p.sending = { ...p.sending, done: p.sending.done + batch.length };
+        redraw();
+        if (!p.loading) refresh(); // the thumbnails come in batch by batch
+      }
+    } catch (error) {
+      p.error = errorText(error);
+    } finally {
+      p.sending = null;
+      redraw();
+      refresh();
+    }
   }
 
   function remove(card) {
@@ -253,12 +282,13 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
     ? h(
         "div.upload-progress",
         { role: "status" },
-        p.sending.processing
-          ? [h("progress", {}), h("span", {}, t("pictures.processing", { count: p.sending.files }))]
-          : [
-              h("progress", { max: p.sending.total || 1, value: p.sending.loaded }),
-              h("span", {}, t("pictures.sending", { percent: Math.round((100 * p.sending.loaded) / (p.sending.total || 1)) })),
-            ],
+        [
+          p.sending.files ? h("progress.made", { max: p.sending.files, value: p.sending.done }) : h("progress", {}),
+          p.sending.files ? h("span", {}, t("pictures.made", { done: p.sending.done, count: p.sending.files })) : null,
+          p.sending.processing
+            ? h("span", {}, t("pictures.processing"))
+            : h("span", {}, t("pictures.sending", { percent: Math.round((100 * p.sending.loaded) / (p.sending.total || 1)) })),
+        ],
       )
     : null;
 
