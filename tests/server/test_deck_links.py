@@ -33,7 +33,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 async def caption(server: LiveServer, code: str, token: str, card: str, text: str) -> None:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         answer = await http.put(
             f"/api/rooms/{code}/pictures/{card}/caption", headers=bearer(token), json={"caption": text}
         )
@@ -41,22 +41,22 @@ async def caption(server: LiveServer, code: str, token: str, card: str, text: st
 
 
 async def download(server: LiveServer, code: str, token: str) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.get(f"/api/rooms/{code}/pictures.zip", headers=bearer(token))
 
 
 async def make_link(server: LiveServer, code: str, token: str) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.post(f"/api/rooms/{code}/pictures/link", headers=bearer(token))
 
 
 async def from_link(server: LiveServer, code: str, token: str, body: Any) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.post(f"/api/rooms/{code}/pictures/from-link", headers=bearer(token), json=body)
 
 
 async def served(server: LiveServer, card: str) -> bytes:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         answer = await http.get(f"/cards/{card}.webp")
     assert answer.status_code == 200
     return answer.content
@@ -91,7 +91,7 @@ async def test_who_may_download_link_and_copy(server: LiveServer) -> None:
     guest = (await join_room(server.url, code, "Guest", "blue")).json()
     other = await create_room(server.url, name="Elsewhere")
     link = (await make_link(server, code, host["token"])).json()["link"]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
 
         async def each(headers: dict[str, str]) -> list[tuple[int, str]]:
             base = f"/api/rooms/{code}/pictures"
@@ -124,7 +124,7 @@ async def test_the_zip_holds_the_deck_s_pictures_in_order_and_a_captions_csv(
 ) -> None:
     host, cards = await captioned_room(server, (1, 2, 3, 4))
     code, token = host["code"], host["token"]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         await http.delete(f"/api/rooms/{code}/pictures/{cards[1]}", headers=bearer(token))
     answer = await download(server, code, token)
     assert answer.status_code == 200, answer.text
@@ -261,7 +261,7 @@ async def test_an_unknown_revoked_or_malformed_link_is_refused(server: LiveServe
     unknown = await from_link(server, other["code"], other["token"], {"link": "x" * 32})
     not_a_link = await from_link(server, other["code"], other["token"], {"link": "<script>"})
     not_text = await from_link(server, other["code"], other["token"], {"link": 7})
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         revoked = await http.delete(f"/api/rooms/{code}/pictures/link", headers=bearer(token))
         again = await http.delete(f"/api/rooms/{code}/pictures/link", headers=bearer(token))
         not_json = await http.post(
@@ -303,11 +303,11 @@ async def test_a_linked_deck_outlives_its_room_for_a_while(tmp_path: Path) -> No
         assert [r["status"] for r in results] == ["taken"] * 3, "the link outlives its room"
         copied = (await listing(server, later["code"], later["token"]))["pictures"]
         assert [p["caption"] for p in copied] == ["A red door", "", 'A cat, "asleep"']
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             assert (await http.get(f"/cards/{unlinked['card']}.webp")).status_code == 404, "no link: gone with its room"
         assert await sweep(1001) == [later["code"]]
         last = await create_room(server.url, name="Last")
         too_late = await from_link(server, last["code"], last["token"], {"link": link})
         assert (too_late.status_code, too_late.json()["error"]["code"]) == (404, "no_deck_link")
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             assert (await http.get(f"/cards/{cards[0]}.webp")).status_code == 404, "its time is up"

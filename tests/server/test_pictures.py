@@ -47,7 +47,7 @@ def zipped(files: dict[str, bytes]) -> bytes:
 
 async def upload(server: LiveServer, code: str, token: str | None, files: list[tuple[str, bytes]]) -> httpx.Response:
     headers = {} if token is None else bearer(token)
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.post(
             f"/api/rooms/{code}/pictures",
             headers=headers,
@@ -56,7 +56,7 @@ async def upload(server: LiveServer, code: str, token: str | None, files: list[t
 
 
 async def listing(server: LiveServer, code: str, token: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         response = await http.get(f"/api/rooms/{code}/pictures", headers=bearer(token))
     assert response.status_code == 200, response.text
     found: dict[str, Any] = response.json()
@@ -84,7 +84,7 @@ async def test_the_host_uploads_pictures_and_a_zip_and_gets_a_result_per_file(se
     deck = await listing(server, host["code"], host["token"])
     assert [p["card"] for p in deck["pictures"]] == cards
     assert deck["blind"] is True, "no caption yet: the bots would play these blind"
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         served = await http.get(deck["pictures"][0]["url"])
     assert served.status_code == 200
     assert served.headers["content-type"] == "image/webp"
@@ -98,7 +98,7 @@ async def test_a_served_picture_keeps_nothing_of_the_photo_s_metadata(server: Li
     assert b"xmpmeta" in photo
     response = await upload(server, host["code"], host["token"], [("IMG_0001.jpg", photo)])
     (result,) = response.json()
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         data = (await http.get(f"/cards/{result['card']}.webp")).content
     assert webp_chunks(data) in ([b"VP8 "], [b"VP8L"]), "a chunk besides the picture: metadata"
     assert b"SpyCam" not in data
@@ -128,7 +128,7 @@ async def test_who_may_do_what(server: LiveServer) -> None:
     other = await create_room(server.url, name="Elsewhere")
     (taken,) = (await upload(server, code, host["token"], [("a.png", png(3))])).json()
     card = taken["card"]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
 
         async def each(headers: dict[str, str]) -> list[tuple[int, str]]:
             answers = [
@@ -158,7 +158,7 @@ async def test_captions_are_edited_and_tell_the_bots_what_they_see(server: LiveS
     code, token = host["code"], host["token"]
     results = (await upload(server, code, token, [("a.png", png(5)), ("b.png", png(6))])).json()
     card = results[0]["card"]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         url = f"/api/rooms/{code}/pictures/{card}/caption"
         first = await http.put(url, headers=bearer(token), json={"caption": "  A red\nkite over the dunes "})
         again = await http.put(url, headers=bearer(token), json={"caption": "A kite"})
@@ -182,7 +182,7 @@ async def test_a_removed_picture_is_gone_from_the_deck_and_its_url(server: LiveS
     host = await create_room(server.url)
     code, token = host["code"], host["token"]
     first, second = (await upload(server, code, token, [("a.png", png(7)), ("b.png", png(8))])).json()
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         removed = await http.delete(f"/api/rooms/{code}/pictures/{first['card']}", headers=bearer(token))
         twice = await http.delete(f"/api/rooms/{code}/pictures/{first['card']}", headers=bearer(token))
         gone = await http.get(f"/cards/{first['card']}.webp")
@@ -229,7 +229,7 @@ async def test_limits_on_bytes_and_uploads_are_answered_with_their_codes(tmp_pat
             for _ in range(100):
                 yield b"\0" * 10_000
 
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             chunked = await http.post(
                 f"/api/rooms/{code}/pictures",
                 headers={**bearer(token), "Content-Type": "multipart/form-data; boundary=xyz"},
@@ -247,7 +247,7 @@ async def test_limits_on_bytes_and_uploads_are_answered_with_their_codes(tmp_pat
 async def test_bad_uploads_are_answered_and_change_nothing(server: LiveServer) -> None:
     host = await create_room(server.url)
     code, token = host["code"], host["token"]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         as_json = await http.post(f"/api/rooms/{code}/pictures", headers=bearer(token), json={"files": []})
         no_files = await http.post(  # multipart with a plain field and no file
             f"/api/rooms/{code}/pictures", headers=bearer(token), files={"other": (None, "x")}
@@ -270,7 +270,7 @@ async def test_a_deleted_room_takes_its_pictures_with_it(tmp_path: Path) -> None
         server.shift_clock(601)
         expired = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(server.service.sweep(), server.loop))
         assert expired == [host["code"]]
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             gone = await http.get(f"/cards/{taken['card']}.webp")
         assert gone.status_code == 404
 
@@ -284,7 +284,7 @@ async def test_a_game_is_dealt_from_the_group_s_pictures_and_the_original_deck(s
     assert (none_yet["type"], none_yet["code"]) == ("error", "bad_decks")
     results = (await upload(server, code, token, [("a.png", png(80)), ("b.png", png(81))])).json()
     ours = [r["card"] for r in results]
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         await http.put(
             f"/api/rooms/{code}/pictures/{ours[0]}/caption", headers=bearer(token), json={"caption": "A kite"}
         )
@@ -301,7 +301,7 @@ async def test_a_game_is_dealt_from_the_group_s_pictures_and_the_original_deck(s
     assert game is not None
     assert set(ours) <= set(game.deck)
     assert len(game.deck) == 84 + 2
-    async with httpx.AsyncClient(base_url=server.url) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         cards = (await http.get(f"/api/rooms/{code}/cards")).json()["cards"]
     described = {card["id"]: card["description"] for card in cards}
     assert described[ours[0]] == "A kite", "the caption is what the bots (and alt text) read"

@@ -164,7 +164,6 @@ def create_app(
         log.info("serving", extra={"backends": describe(config)})
         app.state.service = service
         yield
-        pictures.close()
         await service.stop()
 
     async def read_json(request: Request) -> dict[str, Any]:

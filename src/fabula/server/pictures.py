@@ -12,9 +12,9 @@ take — ``{name, status: "captions", captions: <how many>}``. The deck's zip, i
 a deck from a link are `fabula.server.deck_sharing`'s routes.
 
 The body of an upload is read as it streams in and refused past ``max_upload_bytes``; the files
-are spooled to disk, made cards one at a time on a single worker thread (so an upload of a
-hundred phone photos holds up neither the event loop nor more than one picture's worth of
-memory), and stored in one transaction: all of an upload's taken pictures, or none.
+are spooled to disk, made cards one at a time in a single worker process at the lowest priority
+(so an upload of a hundred phone photos holds up neither the moves nor more than one picture's
+worth of memory), and stored in one transaction: all of an upload's taken pictures, or none.
 """
 
 from __future__ import annotations
@@ -88,6 +88,26 @@ def _saved(files: list[UploadFile], folder: Path) -> list[tuple[str, str, int]]:
     return saved
 
 
+class _Worker:
+    """One worker process for the whole server process, started at the first upload: pictures
+    are made one at a time whatever the number of uploads, outside the process that runs the
+    event loop (decoding a 12-megapixel photo holds a CPU for a quarter of a second; a thread
+    would take it from the moves), at the lowest priority. Spawned, not forked: the server's
+    threads and sockets stay where they are. It ends with the server's process."""
+
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_in_the_background)
+        return self._executor
+
+
+_WORKER = _Worker()
+
+
 class Refused(Exception):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -135,23 +155,6 @@ class PictureRoutes:
         self.rooms, self.store, self.config, self.now = rooms, store, config, now
         self.limits = ImportLimits(max_bytes=config.max_picture_bytes, max_total_bytes=config.max_upload_bytes)
         self.uploads = UploadsPerMinute(config.uploads_per_minute)
-        self._workers: ProcessPoolExecutor | None = None
-
-    def worker(self) -> ProcessPoolExecutor:
-        """One worker process, started at the first upload: pictures are made one at a time
-        whatever the number of uploads, outside the server's process (decoding a 12-megapixel
-        photo holds the CPU for a quarter of a second; a thread would take it from the event
-        loop), at the lowest priority. Spawned, not forked: the server's threads and sockets
-        stay where they are."""
-        if self._workers is None:
-            context = multiprocessing.get_context("spawn")
-            self._workers = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_in_the_background)
-        return self._workers
-
-    def close(self) -> None:
-        if self._workers is not None:
-            self._workers.shutdown(wait=False, cancel_futures=True)
-            self._workers = None
 
     def routes(self) -> list[Route]:
         base = "/api/rooms/{code}/pictures"
@@ -266,7 +269,7 @@ class PictureRoutes:
             # the spooled files (in memory, or unnamed on disk) become named ones the worker opens
             saved = await asyncio.to_thread(_saved, files, Path(folder))
             results = await asyncio.get_running_loop().run_in_executor(
-                self.worker(), take_files, saved, self.limits, [picture.phash for picture in existing]
+                _WORKER.executor(), take_files, saved, self.limits, [picture.phash for picture in existing]
             )
         room_left = self.config.max_deck_pictures - len(existing)
         keep: list[Taken] = []
