@@ -17,6 +17,7 @@ import re
 import secrets
 import shutil
 import unicodedata
+from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -219,6 +220,16 @@ def _import_pictures(
     return DeckFile(format=DECK_FORMAT, name=slug, title=title, cards=tuple(cards))
 
 
+def already_seen(phashes: Iterable[str]) -> list[tuple[int, str]]:
+    """The ``seen`` of `finished_picture` for a deck's pictures, by their pHashes (hex)."""
+    return [(int(phash, 16), "a picture already in the deck") for phash in phashes]
+
+
+def twin_of(bits: int, seen: Iterable[tuple[int, str]]) -> str | None:
+    """The name of the picture in ``seen`` that the pHash ``bits`` copies, if one does."""
+    return next((name for known, name in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
+
+
 def finished_picture(
     entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]]
 ) -> tuple[Image.Image, imagehash.ImageHash]:
@@ -233,7 +244,7 @@ def finished_picture(
     picture = _card_picture(data, limits)
     fingerprint = imagehash.phash(picture)
     bits = int(str(fingerprint), 16)
-    twin = next((other for known, other in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
+    twin = twin_of(bits, seen)
     if twin is not None:
         raise Skip(f"same picture as {shown(twin)}", "duplicate")
     seen.append((bits, entry.name))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from fabula.cards.captions import entry_captions
-from fabula.cards.importer import finished_picture
+from fabula.cards.importer import already_seen, finished_picture
 from fabula.cards.intake import (
     Entry,
     ImportFailed,
@@ -67,7 +67,7 @@ class Taken:
 def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
     """Every picture of ``uploads`` made a card (or skipped), in order; ``known``: the pHashes
     (hex) of the deck's pictures, which a new one may not copy."""
-    seen = [(int(phash, 16), "a picture already in the deck") for phash in known]
+    seen = already_seen(known)
     results: list[Taken] = []
     for upload in uploads:
         if _is_zip(upload):

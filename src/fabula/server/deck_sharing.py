@@ -39,11 +39,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from fabula.cards.captions import CAPTIONS_FILE, captions_csv
-from fabula.cards.importer import DUPLICATE_DISTANCE
+from fabula.cards.importer import already_seen, twin_of
 from fabula.errors import CommonCode
 from fabula.store.pictures import DeckFull, NoDeck, StoredPicture
 
-from .pictures import PictureCode, PictureRoutes, Refused
+from .pictures import PictureCode, PictureRoutes, Refused, skipped
 
 #: A deck's zip is kept in memory up to this size, on disk past it (a full deck is ~50 MB).
 SPOOL_BYTES = 8 * 2**20
@@ -138,19 +138,17 @@ class DeckSharing:
         if source is None:
             raise Refused(PictureCode.NO_DECK_LINK, "No deck has that link: it was revoked, or its room is long gone.")
         deck, existing = await self.pictures.deck_to_fill(caller.live.room.code)
-        seen = [(int(picture.phash, 16), "a picture already in the deck") for picture in existing]
+        seen = already_seen(picture.phash for picture in existing)
         room_left = config.max_deck_pictures - len(existing)
         chosen: list[StoredPicture] = []
         answers: list[dict[str, Any]] = []
         for picture in await store.pictures(source):
             bits = int(picture.phash, 16)
-            twin = next((name for known, name in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
+            twin = twin_of(bits, seen)
             if twin is not None:
-                reason = f"same picture as {twin}"
-                answers.append({"name": picture.name, "status": "skipped", "reason": reason, "code": "duplicate"})
+                answers.append(skipped(picture.name, f"same picture as {twin}", "duplicate"))
             elif len(chosen) >= room_left:
-                reason = f"the deck is full ({config.max_deck_pictures} pictures)"
-                answers.append({"name": picture.name, "status": "skipped", "reason": reason, "code": "deck_full"})
+                answers.append(self.pictures.no_room_for(picture.name))
             else:
                 seen.append((bits, picture.name))
                 chosen.append(picture)

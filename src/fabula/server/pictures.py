@@ -108,6 +108,11 @@ class _Worker:
 _WORKER = _Worker()
 
 
+def skipped(name: str, reason: str, code: str | None) -> dict[str, Any]:
+    """One file's result in an upload's (or a copy's) answer, when it was passed over."""
+    return {"name": name, "status": "skipped", "reason": reason, "code": code}
+
+
 class Refused(Exception):
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -278,10 +283,9 @@ class PictureRoutes:
             if result.captions is not None:
                 answers.append({"name": result.name, "status": "captions", "captions": result.captions})
             elif result.webp is None:
-                answers.append({"name": result.name, "status": "skipped", "reason": result.reason, "code": result.code})
+                answers.append(skipped(result.name, result.reason, result.code))
             elif len(keep) >= room_left:
-                reason = f"the deck is full ({self.config.max_deck_pictures} pictures)"
-                answers.append({"name": result.name, "status": "skipped", "reason": reason, "code": "deck_full"})
+                answers.append(self.no_room_for(result.name))
             else:
                 keep.append(result)
                 answers.append({"name": result.name, "status": "taken"})
@@ -328,6 +332,10 @@ class PictureRoutes:
         return JSONResponse(picture_json(picture))
 
     # ------------------------------------------------------------------ limits
+
+    def no_room_for(self, name: str) -> dict[str, Any]:
+        """The result of a picture the deck has no room left for."""
+        return skipped(name, f"the deck is full ({self.config.max_deck_pictures} pictures)", "deck_full")
 
     def _too_large(self) -> Refused:
         most = self.config.max_upload_bytes

@@ -11,19 +11,21 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  };
+// ``body``: sent as JSON (a POST unless ``method`` says otherwise); ``token``: the seat's, for
+// the routes that ask who is calling.
+export async function api(path, body, { method, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init = { method: method || (body === undefined ? "GET" : "POST"), headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
   let response;
   try {
     response = await fetch(path, init);
   } catch {
     throw new ApiError("offline", "");
   }
-  const data = await response.json().catch(() => ({}));
+  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error || {};
     const refused = new ApiError(error.code || `http_${response.status}`, error.message || "");

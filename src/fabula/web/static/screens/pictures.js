@@ -5,7 +5,7 @@
 import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { ApiError } from "../net.js";
+import { ApiError, api } from "../net.js";
 
 const OWN = "pictures"; // the deck name that stands for the room's own pictures (cards.library.OWN_DECK)
 // A deck link opened in this browser (/#deck-link=…), waiting for a room this browser hosts.
@@ -14,20 +14,6 @@ const ORIGINAL_CARDS = 84;
 
 export function picturesState() {
   return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "", confirming: null };
-}
-
-function request(method, path, token, body) {
-  return fetch(path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (response) => {
-    const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
-    if (!response.ok) throw new ApiError(data.error?.code || `http_${response.status}`, data.error?.message || "");
-    return data;
-  }, () => {
-    throw new ApiError("offline", "");
-  });
 }
 
 // An upload through XMLHttpRequest: fetch cannot tell how much of the body has gone yet.
@@ -126,7 +112,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
   function refresh() {
     p.loading = true;
     const before = JSON.stringify(p.list?.pictures ?? []);
-    request("GET", `/api/rooms/${code}/pictures`, token)
+    api(`/api/rooms/${code}/pictures`, undefined, { token })
       .then((found) => {
         p.list = found;
         p.loading = false;
@@ -173,7 +159,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
   }
 
   function remove(card) {
-    request("DELETE", `/api/rooms/${code}/pictures/${card}`, token)
+    api(`/api/rooms/${code}/pictures/${card}`, undefined, { method: "DELETE", token })
       .catch((error) => {
         p.error = errorText(error);
       })
@@ -181,7 +167,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
   }
 
   function caption(card, text) {
-    request("PUT", `/api/rooms/${code}/pictures/${card}/caption`, token, { caption: text })
+    api(`/api/rooms/${code}/pictures/${card}/caption`, { caption: text }, { method: "PUT", token })
       .then(() => {
         delete p.captions[card];
       })
@@ -210,7 +196,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
   }
 
   function makeLink() {
-    request("POST", `/api/rooms/${code}/pictures/link`, token)
+    api(`/api/rooms/${code}/pictures/link`, {}, { token })
       .then((made) => {
         p.link = new URL(made.url, location.origin).href;
       })
@@ -223,7 +209,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
   function fromLink(link) {
     p.sending = { loaded: 0, total: 0, files: 0, processing: true };
     redraw();
-    request("POST", `/api/rooms/${code}/pictures/from-link`, token, { link })
+    api(`/api/rooms/${code}/pictures/from-link`, { link }, { token })
       .then((results) => {
         p.results = results;
         localStorage.removeItem(DECK_LINK);
