@@ -276,9 +276,10 @@ class RoomService:
         if isinstance(message, p.Say) and not connection.chat_bucket.take():
             raise RoomError(RoomCode.CHAT_RATE_LIMITED, "That is a lot of chat; wait a moment.")
         assert isinstance(message, (*commands.COMMANDS, p.Rematch))
-        dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
-        deals = isinstance(message, p.ChangeSettings | p.Start | p.Rematch) and OWN_DECK in dealt
-        own = await self.own_cards(room.code) if deals else ()
+        own: tuple[Card, ...] = ()
+        if isinstance(message, p.ChangeSettings | p.Start | p.Rematch):  # (not on a move's path)
+            dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
+            own = await self.own_cards(room.code) if OWN_DECK in dealt else ()
         context = commands.Context(member, self.clock(), self.library, lambda: self.rng.getrandbits(63), own)
         seq = await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
         connection.send(p.Ack(message.id, seq))
