@@ -123,7 +123,28 @@ class Said(Entry, tag="said"):
     team_only: bool = False
 
 
-AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Returned | Said
+class Shared(Entry, tag="shared"):
+    """A member made a share link to a finished game's album: whoever has the link may read it."""
+
+    game: int
+    #: SHA-256 of the link's secret; the secret itself is never stored
+    secret_hash: str
+
+
+AnyEntry = (
+    Created
+    | Joined
+    | Left
+    | HostPassed
+    | SettingsChanged
+    | TeamsSet
+    | Started
+    | Acted
+    | Ended
+    | Returned
+    | Said
+    | Shared
+)
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

@@ -44,6 +44,7 @@ class RoomCode(ErrorCode):
     NAME_TAKEN = "name_taken", 400, "Someone in the room already has that name (in any case).", Reach.BOTH
     NAME_TOO_LONG = "name_too_long", 400, "The name is too long.", Reach.BOTH
     NO_CODE = "no_code", 400, "No free room code was found; try again.", Reach.HTTP
+    NO_GAME = "no_game", 404, "The room has no finished game of that number (or it is still being played).", Reach.BOTH
     NO_ROOM = "no_room", 404, "There is no room with that code (or it was deleted after a while unused).", Reach.BOTH
     NOT_AWAY = "not_away", 400, "A return to the table of a player who is at it already.", Reach.NOWHERE
     NOT_HOST = "not_host", 400, "Only the host may do that.", Reach.SOCKET

@@ -27,7 +27,8 @@ from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.errors import CommonCode
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.errors import RuleCode, quoted
-from fabula.rules.events import RoundScored
+from fabula.rules.events import GameEnded, RoundScored
+from fabula.story import Album, Player
 from fabula.text import Reason, TextRefused, line_text
 
 from . import snapshots
@@ -43,6 +44,7 @@ from .entries import (
     RoomSettings,
     Said,
     SettingsChanged,
+    Shared,
     Started,
     TeamsSet,
 )
@@ -115,9 +117,12 @@ class Room:
         self.game: Game | None = None
         self.seating: list[int] = []
         self.games_started = 0
-        #: the revealed rounds of the current (or last) game, oldest first: what bots may learn
-        #: from once the game is over
-        self.rounds: list[RoundResult] = []
+        #: every game of the room, oldest first, the one being played (if any) last
+        self.albums: list[Album] = []
+        #: the share links made for the albums: the SHA-256 of each link's secret → game number
+        self.shares: dict[str, int] = {}
+        #: the seats whose moves a bot made for their person in the round being played
+        self._stood_in_this_round: set[int] = set()
         #: the sequence number the next entry gets
         self.seq = 0
         self.created_at = 0.0
@@ -147,6 +152,19 @@ class Room:
             return self.seating.index(member)
         except ValueError:
             return None
+
+    @property
+    def rounds(self) -> list[RoundResult]:
+        """The revealed rounds of the current (or last) game, oldest first: what bots may learn
+        from once the game is over."""
+        return self.albums[-1].rounds if self.albums else []
+
+    def album(self, number: int) -> Album | None:
+        """Game ``number``'s album (from 1; None: no such game)."""
+        return self.albums[number - 1] if 1 <= number <= len(self.albums) else None
+
+    def finished_albums(self) -> list[Album]:
+        return [album for album in self.albums if album.finished]
 
     def member_by_token_hash(self, token_hash: str) -> Member | None:
         for member in self.members.values():
@@ -262,11 +280,13 @@ class Room:
             case Acted():
                 entry = self._acted(entry)
             case Ended():
-                self._ended()
+                self._ended(entry)
             case Returned():
                 self._returned(entry)
             case Said():
                 entry = self._said(entry)
+            case Shared():
+                self._shared(entry)
         if entry.client_id is not None:
             self.client_ids[(entry.by, entry.client_id)] = self.seq
         self.seq += 1
@@ -314,8 +334,10 @@ class Room:
         )
         self._next_member += 1
         if replaced is not None:
-            self.seating[self.seating.index(replaced.id)] = entry.member
+            seat = self.seating.index(replaced.id)
+            self.seating[seat] = entry.member
             self._forget(replaced.id)
+            self.albums[-1].players[seat] = Player(seat, name, entry.colour, None)
         if self.host is None and entry.bot is None:
             self.host = entry.member
         return entry if name == entry.name else msgspec.structs.replace(entry, name=name)
@@ -402,7 +424,20 @@ class Room:
         )
         self.game, self.seating = game, list(entry.seating)
         self.games_started += 1
-        self.rounds = []
+        self.albums.append(
+            Album(
+                number=self.games_started,
+                mode=game.mode,
+                options=game.rules.options.to_json(game.mode),
+                players=[
+                    Player(seat, self.members[m].name, self.members[m].colour, self.members[m].bot)
+                    for seat, m in enumerate(self.seating)
+                ],
+                teams=None if game.rules.teams is None else [list(pair) for pair in game.rules.teams],
+                started_at=entry.at,
+            )
+        )
+        self._stood_in_this_round = set()
         self.phase_since = entry.at
         for member in self.members.values():
             member.stood_in.clear()
@@ -419,9 +454,10 @@ class Room:
             raise RoomError(RoomCode.NOT_YOUR_SEAT, "You can only move for your own seat.")
         before = (game.round, game.phase)
         action = action_from_json(payload)
-        for event in game.apply(action):
-            if type(event) is RoundScored:
-                self.rounds.append(event.result)
+        events = game.apply(action)
+        if entry.auto:
+            self._stood_in_this_round.add(seat)
+        self._chronicle(events, entry.at)
         # the log keeps the move as the engine read it, not whatever else the client sent along
         read = action.to_json()
         mover = self.members[entry.member]
@@ -433,10 +469,29 @@ class Room:
             self.phase_since = entry.at
         return entry if read == entry.action else msgspec.structs.replace(entry, action=read)
 
-    def _ended(self) -> None:
+    def _chronicle(self, events: Iterable[object], at: float) -> None:
+        """Put what a move revealed into the game's album."""
+        album = self.albums[-1]
+        for event in events:
+            if type(event) is RoundScored:
+                album.rounds.append(event.result)
+                # (a bot's move for a person who is a bot's seat already is the bot's own)
+                album.stand_ins.append(sorted(s for s in self._stood_in_this_round if album.players[s].bot is None))
+                self._stood_in_this_round = set()
+            elif type(event) is GameEnded:
+                album.outcome, album.ended_at = event.outcome, at
+
+    def _ended(self, entry: Ended) -> None:
         if self.game is None or self.status != "playing":
             raise RoomError(RoomCode.NOT_STARTED, "No game is being played.")
-        self.game.end_now()
+        self._chronicle(self.game.end_now(), entry.at)
+        self.albums[-1].ended_by_host = True
+
+    def _shared(self, entry: Shared) -> None:
+        album = self.album(entry.game)
+        if album is None or not album.finished:
+            raise RoomError(RoomCode.NO_GAME, f"This room has no finished game {entry.game}.")
+        self.shares[entry.secret_hash] = entry.game
 
     def _returned(self, entry: Returned) -> None:
         member = self.members.get(entry.member)

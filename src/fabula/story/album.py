@@ -1,0 +1,100 @@
+"""A game's album: who sat where, every round as it was revealed, and how the game ended.
+
+An album holds only what became public: each round's `RoundResult` (the cards laid, their owners,
+the votes and the points — all shown at the reveal), the seats a bot played for their person, and
+the `Outcome`. It never holds a hand, the deck's order or a move of a round not yet revealed, so it
+may be shown to anyone who watched the game. A room folds its albums from its log
+(`fabula.server.room.Room.albums`), so an album survives restarts and is the same on every process.
+
+>>> album = Album(number=1, mode="odyssey", options={}, players=[], teams=None, started_at=0.0)
+>>> album.finished, album.score_lines()
+(False, [])
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from fabula.rules.results import Outcome, RoundResult
+
+
+class Player(msgspec.Struct, frozen=True):
+    """Who played a seat (the last person or bot to sit there, should the seat have changed hands)."""
+
+    seat: Annotated[int, Meta(description="the game seat")]
+    name: Annotated[str, Meta(description="display name")]
+    colour: Annotated[str, Meta(description="the rabbit's colour")]
+    bot: Annotated[
+        str | None, Meta(description="the bot's level for a seat the host filled with a bot; null: a person")
+    ]
+
+
+class Album(msgspec.Struct, kw_only=True):
+    """One game of a room, round by round, as the table saw it revealed."""
+
+    number: Annotated[int, Meta(description="the game's number in its room: 1 for the first, 2 for a rematch, …")]
+    mode: Annotated[str, Meta(description="the game's mode")]
+    options: Annotated[dict[str, Any], Meta(description="every option of the mode, resolved")]
+    players: Annotated[list[Player], Meta(description="one per seat, in seat order")]
+    teams: Annotated[list[list[int]] | None, Meta(description="mode `teams`: the pairs of seats; null otherwise")]
+    rounds: Annotated[list[RoundResult], Meta(description="every revealed round, oldest first")] = msgspec.field(
+        default_factory=list
+    )
+    stand_ins: Annotated[
+        list[list[int]],
+        Meta(description="per round: the seats whose moves a bot made for their person (away, or out of time)"),
+    ] = msgspec.field(default_factory=list)
+    outcome: Annotated[Outcome | None, Meta(description="how the game ended; null while it is being played")] = None
+    started_at: Annotated[float, Meta(description="Unix time of the start")]
+    ended_at: Annotated[float | None, Meta(description="Unix time of the end; null while it is being played")] = None
+    ended_by_host: Annotated[
+        bool, Meta(description="the host ended the game early: the scores as they stood decided")
+    ] = False
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    def score_lines(self) -> list[list[int]]:
+        """Each seat's score after every round (the score chart), a line per seat starting at 0.
+
+        In teams both members of a team carry the team's score, so a chart draws one line per team.
+        """
+        if not self.rounds:
+            return []
+        seats = len(self.rounds[0].scores)
+        return [[0, *(result.scores[seat] for result in self.rounds)] for seat in range(seats)]
+
+    def summary(self) -> GameSummary:
+        """The line a room's history shows for this game."""
+        return GameSummary(
+            number=self.number,
+            mode=self.mode,
+            players=self.players,
+            winners=[] if self.outcome is None else list(self.outcome.winners),
+            scores=[] if self.outcome is None else list(self.outcome.scores),
+            rounds=len(self.rounds),
+            started_at=self.started_at,
+            ended_at=self.ended_at,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The album as the JSON object a client receives."""
+        found: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
+        return found
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    """A finished game in its room's history."""
+
+    number: Annotated[int, Meta(description="the game's number in its room (its album: `/games/{number}`)")]
+    mode: Annotated[str, Meta(description="the game's mode")]
+    players: Annotated[list[Player], Meta(description="one per seat, in seat order")]
+    winners: Annotated[list[int], Meta(description="the seats tied for the most points")]
+    scores: Annotated[list[int], Meta(description="the final scores by seat")]
+    rounds: Annotated[int, Meta(description="how many rounds were revealed")]
+    started_at: Annotated[float, Meta(description="Unix time of the start")]
+    ended_at: Annotated[float | None, Meta(description="Unix time of the end")]
