@@ -12,10 +12,12 @@ A member names their seat with ``Authorization: Bearer <seat token>``: without o
 ``round`` (one round only) and ``lang`` (`en`, `zh-Hant`, `zh-Hans`; else the request's
 Accept-Language, else English): the words of the picture are the reader's.
 
-A share link is ``/album/{code}/{secret}``: 128 random bits made on demand, one per request, kept
-in the room's log as their SHA-256 only (a `Shared` entry, so every process and a restarted one
-knows them). It opens that game's album read-only; it lives as long as the room does. An album
-holds only what every reveal showed the table (`fabula.story.album`).
+A share link is ``/album/{code}/{secret}``: 128 random bits made on demand, a new one per request.
+The store keeps the album (a finished game's never changes) under the secret's SHA-256 only
+(`EventStore.share_album`), so the link works on every process, after a restart, and after its
+room is deleted: for ``shared_album_days`` (30 by default; `fabula.server.sweep` forgets older
+ones). The room's own pictures go with their room, though: an album kept longer shows those
+cards blank. An album holds only what every reveal showed the table (`fabula.story.album`).
 """
 
 from __future__ import annotations
@@ -33,12 +35,10 @@ from starlette.routing import Route
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckError
 from fabula.errors import CommonCode
-from fabula.rules import RulesError
 from fabula.store.pictures import deck_of_card
 from fabula.story import Album
 from fabula.story.picture import cards_needed, render_album
 
-from .entries import Shared
 from .errors import RoomCode, RoomError
 from .pictures import PictureRoutes, Refused
 from .rooms import LiveRoom
@@ -112,35 +112,26 @@ class History:
     async def share(self, request: Request) -> Response:
         caller = await self.pictures.caller(request)
         number = request.path_params["number"]
-        _album(caller.live, number, finished=True)
-        secret = secrets.token_urlsafe(16)
-        entry = Shared(at=self.now(), by=caller.member, game=number, secret_hash=secret_hash(secret))
-        await self.pictures.rooms().commit(caller.live, entry)
-        path = f"/album/{caller.live.room.code}/{secret}"
+        album = _album(caller.live, number, finished=True)
+        secret, code = secrets.token_urlsafe(16), caller.live.room.code
+        await self.pictures.rooms().store.share_album(secret_hash(secret), code, msgspec.json.encode(album), self.now())
+        path = f"/album/{code}/{secret}"
         return JSONResponse({"url": self.base_url(request) + path, "path": path}, status_code=201)
 
     # ------------------------------------------------------------------ anyone with a link
 
     async def shared_album(self, request: Request) -> Response:
-        _live, album = await self._shared(request)
-        return JSONResponse(album.to_json())
+        return JSONResponse((await self._shared(request)).to_json())
 
     async def shared_picture(self, request: Request) -> Response:
-        live, album = await self._shared(request)
-        return await self._png(request, album, live.room.code)
+        return await self._png(request, await self._shared(request), request.path_params["code"].upper())
 
-    async def _shared(self, request: Request) -> tuple[LiveRoom, Album]:
-        """The room and album a share link names; one `no_game` answer for every wrong link."""
-        unknown = Refused(RoomCode.NO_GAME, "No album has that link (or its room is gone).")
-        try:
-            live = await self.pictures.rooms().find(request.path_params["code"])
-        except RulesError:
-            raise unknown from None
-        number = live.room.shares.get(secret_hash(request.path_params["secret"]))
-        album = None if number is None else live.room.album(number)
-        if album is None:
-            raise unknown
-        return live, album
+    async def _shared(self, request: Request) -> Album:
+        """The album a share link names; one `no_game` answer for every wrong link."""
+        found = await self.pictures.rooms().store.shared_album(secret_hash(request.path_params["secret"]))
+        if found is None or found[0] != request.path_params["code"].upper():
+            raise Refused(RoomCode.NO_GAME, "No album has that link (or it has expired).")
+        return msgspec.json.decode(found[1], type=Album)
 
     # ------------------------------------------------------------------ the picture
 
