@@ -123,6 +123,7 @@ def test_albums_agree_with_the_log_round_by_round(data: st.DataObject) -> None:
         assert len(album.stand_ins) == len(album.rounds)
         assert [p.name for p in album.players] == [f"P{m}" for m in seating]
         lines = album.score_lines()
+        assert album.outcome is not None
         for seat, line in enumerate(lines):
             assert line[0] == 0
             assert line[-1] == album.outcome.scores[seat]
