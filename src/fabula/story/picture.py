@@ -7,10 +7,12 @@ read a layout (is every round's clue there? every player's points?) without deco
 the pictures asked for are exactly the cards the layout placed: only cards laid on a table of a
 drawn round (`cards_needed`), never one from a hand or the deck.
 
-The page grows with the rounds (a 6-player round is about 700 pixels tall, so 30 rounds make a
-picture of some 23 000 pixels; each pixel costs 3 bytes while it is drawn). A picture taller than
-`MAX_HEIGHT` is refused with `TooTall`, before any memory is spent on it: the caller offers the
-rounds one by one instead (``round_number``), which chat apps show at a readable size anyway.
+The page grows with the rounds, at full size (no scaling: text stays readable): a 6-player round
+is about 750 pixels tall, so 30 rounds make 1080 × 23 500 pixels (76 MB while drawn, ~125 MiB
+at the peak, ~1 s; benchmarks/album_png.py), 12 players' 20 rounds 27 600. A picture taller than
+`MAX_HEIGHT` is refused with `TooTall` once the layout shows it, before any pixel is drawn: the
+caller offers the rounds one by one instead (``round_number``), which chat apps show at a readable
+size anyway (they shrink a very tall picture to a narrow strip).
 
 >>> from fabula.story import Album
 >>> album = Album(number=1, mode="odyssey", options={}, players=[], teams=None, started_at=0.0)
@@ -39,8 +41,9 @@ from .words import Words
 WIDTH = 1080
 MARGIN = 40
 INNER = WIDTH - 2 * MARGIN
-#: the tallest picture drawn (1080 × 40 000 × 3 bytes: 130 MB while it is painted)
-MAX_HEIGHT = 40_000
+#: the tallest picture drawn (1080 × 32 000 × 3 bytes: 104 MB while it is painted, ~170 MiB at
+#: the peak); 30 rounds of 6 players fit, 30 of 12 do not
+MAX_HEIGHT = 32_000
 
 PAGE = "#FBF8F1"
 INK = "#222222"
@@ -506,5 +509,7 @@ def render_album(
     """
     image = draw(layout(album, language=language, round_number=round_number), pictures)
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
+    # level 1: a 30-round album encodes in ~0.6 s instead of ~2 s at the default 6, for a file ~18 %
+    # larger (the card pictures, not the flat colours, make most of it); see benchmarks/album_png.py
+    image.save(out, "PNG", compress_level=1)
     return out.getvalue()
