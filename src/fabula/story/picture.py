@@ -443,6 +443,7 @@ def layout(album: Album, *, language: str = "en", round_number: int | None = Non
     else:  # one round: which game it is from, in one line
         say = page.say
         page.text(f"{say(f'mode.{album.mode}')} · {say('png.game_number', number=album.number)}", BODY, fill=MUTED)
+        page.y += 16
     stand_ins = {k + 1: seats for k, seats in enumerate(album.stand_ins)}
     for result in drawn:
         _round(page, result, stand_ins.get(result.round, []))
