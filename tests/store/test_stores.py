@@ -103,6 +103,19 @@ async def test_a_finished_game_is_kept_once_and_outlives_its_room(store: EventSt
     assert await store.kept_games(after=kept[1].number) == []
 
 
+async def test_a_shared_album_outlives_its_room_until_it_is_forgotten(store_backend: StoreBackend) -> None:
+    first, second = await store_backend.open(), await store_backend.open()
+    await first.create_room("AAAAA", at=1.0)
+    await first.share_album("hash-one", "AAAAA", b'{"number": 1}', at=10.0)
+    await first.share_album("hash-two", "AAAAA", b'{"number": 2}', at=20.0)
+    await first.delete_room("AAAAA")
+    assert await second.shared_album("hash-one") == ("AAAAA", b'{"number": 1}'), "read by another process"
+    assert await second.shared_album("hash-nope") is None
+    assert await second.forget_shared_albums(before=15.0) == 1
+    assert await first.shared_album("hash-one") is None
+    assert await first.shared_album("hash-two") == ("AAAAA", b'{"number": 2}')
+
+
 async def test_a_game_kept_by_one_process_is_read_by_another(store_backend: StoreBackend) -> None:
     first, second = await store_backend.open(), await store_backend.open()
     assert await first.keep_game("BBBBB/2.0/1", b"x", at=1.0)
@@ -214,7 +227,8 @@ async def test_a_database_of_the_first_schema_is_upgraded_and_keeps_its_rooms(tm
     store = SqliteStore(path)
     assert [e.data for e in await store.load("AAAAA")] == [b"\x01"]
     assert await store.keep_game("AAAAA/1.0/1", b"rounds", at=2.0)
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    await store.share_album("h", "AAAAA", b"album", at=2.0)
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 3
     await store.close()
 
 

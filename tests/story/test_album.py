@@ -123,9 +123,10 @@ def test_albums_agree_with_the_log_round_by_round(data: st.DataObject) -> None:
         assert len(album.stand_ins) == len(album.rounds)
         assert [p.name for p in album.players] == [f"P{m}" for m in seating]
         lines = album.score_lines()
+        assert album.outcome is not None
         for seat, line in enumerate(lines):
             assert line[0] == 0
-            assert line[-1] == album.outcome.scores[seat]  # type: ignore[union-attr]
+            assert line[-1] == album.outcome.scores[seat]
         # only cards that were laid on a table, and every round's owners and votes as revealed
         laid = {card for result in album.rounds for card in result.table}
         assert card_leaves(album.to_json(), set(numbered_deck(84))) <= laid

@@ -3,7 +3,9 @@ no English string is dead, and the Chinese files are really translated.
 
 The client (src/fabula/web/static) shows text only through ``t("key", params)``. Most keys are
 literal in the JS; a few families are built at run time (``colour.${colour}``, ``mode.${mode}``…):
-those are rebuilt here from the same sources the client uses.
+those are rebuilt here from the same sources the client uses. The server draws an album's picture
+with a few of these words too (`fabula.story.picture`, mostly the ``png.*`` keys): the keys it
+asks for count as used, and must exist like the client's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import fabula.story.picture
 import fabula.web
 from fabula.cards.intake import SKIP_CODES
 from fabula.rules import MODES
@@ -44,6 +47,12 @@ T_CALL = re.compile(
 # const key = `error.${error.code}`; … t(key)
 TEMPLATE_CONST = re.compile(r"\b(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=\s*`([^`\\]*)`")
 INTERPOLATION = re.compile(r"\$\{[^}]*\}")
+
+# The Python modules that show the client's words, each through ``say("key", …)`` or
+# ``say(f"family.{part}")`` (a `fabula.story.words.Words`).
+PYTHON_USERS = (Path(fabula.story.picture.__file__),)
+SAY_CALL = re.compile(r"""\bsay\(\s*(f?)(?:"([^"\\]*)"|'([^'\\]*)')""")
+PY_INTERPOLATION = re.compile(r"\{[^}]*\}")
 
 
 # ---------------------------------------------------------------- loading
@@ -124,6 +133,22 @@ def dynamic_calls() -> dict[str, set[str]]:
                 continue
             found.setdefault(_family(template), set()).add(name)
     return found
+
+
+@cache
+def python_keys() -> dict[str, frozenset[str]]:
+    """The keys the Python modules ask for: {"literal": keys, "families": run-time families}."""
+    literal: set[str] = set()
+    families: set[str] = set()
+    for path in PYTHON_USERS:
+        for formatted, double, single in SAY_CALL.findall(path.read_text(encoding="utf-8")):
+            key = double or single
+            if formatted and "{" in key:
+                families.add(PY_INTERPOLATION.sub("*", key))
+            else:
+                literal.add(key)
+    assert len(literal) > 5, "the say() scan found almost nothing: has the picture's call changed?"
+    return {"literal": frozenset(literal), "families": frozenset(families)}
 
 
 # ---------------------------------------------------------------- the sources of dynamic keys
@@ -285,8 +310,16 @@ def test_run_time_keys_exist(language: str) -> None:
     assert not missing, f"{language}.json lacks keys the client builds: {missing}"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_keys_of_the_album_picture_exist(language: str) -> None:
+    missing = _missing(python_keys()["literal"], language)
+    assert not missing, f"{language}.json lacks keys the album's picture uses: {missing}"
+    unknown = sorted(python_keys()["families"] - set(family_keys()))
+    assert not unknown, f"the album's picture builds keys of families this test cannot check: {unknown}"
+
+
 def test_no_english_string_is_unused() -> None:
-    used = set(literal_keys()).union(*family_keys().values())
+    used = set(literal_keys()).union(*family_keys().values(), python_keys()["literal"])
     optional = [re.compile(re.escape(family).replace(r"\*", r"[^.]+") + "$") for family in OPTIONAL_FAMILIES]
     dead = sorted(
         key for key in strings(ENGLISH) if key not in used and not any(pattern.match(key) for pattern in optional)

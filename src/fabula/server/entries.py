@@ -123,19 +123,7 @@ class Said(Entry, tag="said"):
     team_only: bool = False
 
 
-AnyEntry = (
-    Created
-    | Joined
-    | Left
-    | HostPassed
-    | SettingsChanged
-    | TeamsSet
-    | Started
-    | Acted
-    | Ended
-    | Returned
-    | Said
-)
+AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Returned | Said
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

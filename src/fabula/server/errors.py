@@ -14,6 +14,12 @@ class RoomCode(ErrorCode):
     be sent follows from the requests whose checks raise it: a join comes over HTTP (and a bot's
     over the WebSocket), everything else a member does over the WebSocket."""
 
+    ALBUM_TOO_TALL = (
+        "album_too_tall",
+        400,
+        "The album is too long for one picture (many rounds at many seats): take it a round at a time.",
+        Reach.HTTP,
+    )
     ALREADY_GREETED = "already_greeted", 400, "This connection has said hello already.", Reach.SOCKET
     BAD_DECKS = (
         "bad_decks",

@@ -37,7 +37,7 @@ from fabula.cards.library import DeckError
 from fabula.errors import CommonCode
 from fabula.store.pictures import deck_of_card
 from fabula.story import Album
-from fabula.story.picture import cards_needed, render_album
+from fabula.story.picture import TooTall, cards_needed, render_album
 
 from .errors import RoomCode, RoomError
 from .pictures import PictureRoutes, Refused
@@ -145,7 +145,13 @@ class History:
         language = language_of(request)
         needed = cards_needed(album, number)
         pictures = dict(zip(needed, await asyncio.gather(*(self._card(card) for card in needed)), strict=True))
-        data = await asyncio.to_thread(render_album, album, pictures, language=language, round_number=number)
+        try:
+            data = await asyncio.to_thread(render_album, album, pictures, language=language, round_number=number)
+        except TooTall:
+            raise Refused(
+                RoomCode.ALBUM_TOO_TALL,
+                f"{len(album.rounds)} rounds make too long a picture; take it a round at a time (?round=1 …).",
+            ) from None
         name = f"fabula-{code}-{album.number}" + ("" if number is None else f"-round-{number}") + ".png"
         headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "private, no-cache"}
         return Response(data, media_type="image/png", headers=headers)
