@@ -132,17 +132,21 @@ async def test_a_share_link_opens_one_album_for_anyone_who_has_it(server: LiveSe
         assert page.status_code == 200
         assert "text/html" in page.headers["content-type"]
 
-        for wrong in (f"/api/albums/{code}/{secret[:-1]}x", f"/api/albums/{code}/guess", f"/api/albums/ZZZZ/{secret}"):
+        wrongs = (f"/api/albums/{code}/{secret[:-1]}x", f"/api/albums/{code}/guess", f"/api/albums/ZZZZ/{secret}")
+        for wrong in wrongs:
             answer = await http.get(wrong)
             assert (answer.status_code, answer.json()["error"]["code"]) == (404, "no_game")
         refused = await http.post(f"/api/rooms/{code}/games/9/share", headers=bearer(token))
         assert (refused.status_code, refused.json()["error"]["code"]) == (404, "no_game")
 
-    # the links are in the log: a server started again on the same data still opens them
+    # a server started again on the same data rebuilds the albums from the log, and keeps the links
+    albums = [album.to_json() for album in server.service.rooms.held[code].room.albums]
     data = server.config.data
     server.stop()
-    with live_server(data) as again_server, httpx.Client(base_url=again_server.url) as http:
-        assert http.get(f"/api/albums/{code}/{secret}").json()["number"] == 1
+    with live_server(data) as again_server, httpx.Client(base_url=again_server.url, timeout=60) as http:
+        assert http.get(f"/api/albums/{code}/{secret}").json() == albums[0]
+        headers = bearer(token)
+        assert [http.get(f"/api/rooms/{code}/games/{n}", headers=headers).json() for n in (1, 2)] == albums
 
 
 @pytest.mark.anyio
@@ -164,3 +168,31 @@ async def test_over_the_websocket_a_spectator_reads_the_latest_album_and_a_membe
     malformed = await clients[1].request({"type": "album", "game": "one"})
     assert malformed["type"] == "error"
     await spectator.close()
+
+
+@pytest.mark.anyio
+async def test_a_shared_album_outlives_its_room_and_is_forgotten_after_its_time(server: LiveServer) -> None:
+    clients, code = await finished_games(server, 1, mode="odyssey", options={"storyteller_cycles": 1})
+    token = clients[0].token
+    assert token is not None
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        path = (await http.post(f"/api/rooms/{code}/games/1/share", headers=bearer(token))).json()["path"]
+        api = "/api/albums/" + path.removeprefix("/album/")
+        for client in clients:
+            await client.close()
+
+        async def sweep() -> list[str]:
+            swept: list[str] = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(server.service.sweep(), server.loop)
+            )
+            return swept
+
+        server.shift_clock(server.config.room_idle_seconds + 1)
+        assert await sweep() == [code], "the room is gone"
+        assert (await http.get(f"/api/rooms/{code}/games", headers=bearer(token))).status_code == 404
+        assert (await http.get(api)).json()["number"] == 1, "its shared album is not"
+        assert (await http.get(api + "/album.png")).headers["content-type"] == "image/png"
+        server.shift_clock(server.config.shared_album_seconds)
+        await sweep()
+        gone = await http.get(api)
+        assert (gone.status_code, gone.json()["error"]["code"]) == (404, "no_game")

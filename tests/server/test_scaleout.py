@@ -5,7 +5,8 @@ Real processes (`ServeProcess`, ``--database`` and ``--redis``) on the real serv
 dropped afterwards. A room's clients are split between the processes, as a load balancer would
 split them:
 
-* whole games of every mode finish, every process telling the same game the log replays to;
+* whole games of every mode finish, every process telling the same game (and album) the log
+  replays to; a share link made through one opens through the other;
 * a process SIGKILLed mid-game: its clients reconnect to the other one and finish, and every
   acknowledged message is in the log exactly once, at the seq it was acknowledged at;
 * conflicting messages sent through both processes at the same moment are never applied twice:
@@ -198,6 +199,16 @@ async def test_a_whole_game_with_the_table_split_between_two_processes(
     assert finals[0]["seq"] == len(entries)
     for process, before in zip((a, b), followed, strict=True):
         assert (await process.metrics())["fabula_entries_followed_total"] > before, "each applied the other's entries"
+    # the album is the log's: the same through both processes; a link made through one opens on the other
+    token = clients[1].token
+    assert token is not None
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(headers=headers, timeout=60) as http:
+        albums = [(await http.get(f"{process.url}/api/rooms/{code}/games/1")).json() for process in (a, b)]
+        link = (await http.post(f"{a.url}/api/rooms/{code}/games/1/share")).json()
+        shared = (await http.get(f"{b.url}/api/albums/{link['path'].removeprefix('/album/')}", headers={})).json()
+    assert albums[0] == albums[1] == shared == room.album(1).to_json()  # type: ignore[union-attr]
+    assert albums[0]["rounds"][-1] == finals[0]["game"]["last_round"]
     for client in clients:
         await client.close()
 
