@@ -68,11 +68,27 @@ def ensure_chromium() -> None:
             sys.exit(f"Could not install chromium ({' '.join(command)}); install it and run again.")
 
 
+def ensure_cjk_font() -> None:
+    """The album pictures the server draws name players and clues in Chinese too: Debian's
+    fonts-noto-cjk, installed if it is missing and this user may (else a warning: those
+    characters then come out as boxes)."""
+    if CJK_FONT.exists() or not Path("/usr/bin/apt-get").exists():
+        return
+    apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print("Installing a CJK font (fonts-noto-cjk) for the album pictures …", flush=True)
+    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", "fonts-noto-cjk"]):
+        if subprocess.run(command, cwd=ROOT, env=env, check=False).returncode:
+            print("Could not install fonts-noto-cjk: Chinese text in album pictures will show as boxes.", flush=True)
+            return
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "start"
     extra = sys.argv[2:]
     set_up()
     if command == "start":
+        ensure_cjk_font()
         # A group plays on its phones: listen on the network too (the lobby's QR code then works),
         # unless the command line or FABULA_HOST says where.
         given = any(arg == "--host" or arg.startswith("--host=") for arg in extra) or "FABULA_HOST" in os.environ
