@@ -403,6 +403,7 @@ def create_app(
             Route("/room/{code}", index),
             Route("/room/{code}/board", index),
             Route("/rules", index),
+            Route("/album/{code}/{secret}", index),
             Mount(
                 "/static", StaticFiles(directory=str(resources.files("fabula.web").joinpath("static"))), name="static"
             ),

@@ -1,0 +1,153 @@
+"""Every game leaves its story (issue 17): the album of each round on the phones and the TV at the
+game over, the score chart, the picture to download, the share link for anyone, the history of the
+room's games, the replay, and the rounds a player missed while a bot played for them."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from .conftest import Players
+from .ui import add_bots, create_room_by_api, open_seat, play_until, start_game
+
+SHOTS = Path(os.environ.get("FABULA_SHOTS", "/tmp/wt-client-shots"))
+PHONE_360 = (360, 740)
+TV = (1920, 1080)
+
+
+def shot(page: Page, name: str, *, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def game_over(page: Page) -> bool:
+    return bool(page.locator(".game-over").count()) and not page.locator(".overlay").count()
+
+
+def alone_with_bots(players: Players, name: str, bots: int, **settings: object) -> tuple[Page, str]:
+    seat = create_room_by_api(players.base, name, **settings)
+    page = players.open(*PHONE_360, mobile=True)
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, bots)
+    start_game(page)
+    return page, seat["code"]
+
+
+def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(players: Players) -> None:
+    phone, code = alone_with_bots(players, "Mara", 2, options={"first_storyteller": 0, "storyteller_cycles": 1})
+    play_until([phone], lambda: game_over(phone), timeout=60)
+
+    # The album: a round at a time, the storyteller, the clue, the cards with owners and tokens.
+    album = phone.locator(".game-over .album")
+    expect(album.locator(".album-where")).to_have_text("Round 1 of 3")
+    expect(album.locator(".album-round .reveal-card")).to_have_count(5)
+    expect(album.locator(".album-teller")).to_contain_text("Storyteller: Mara")
+    expect(album.locator(".album-round .reveal-clue")).to_contain_text("A long journey")
+    expect(album.locator(".album-round .points li")).to_have_count(3)
+    # the chart: a line per player, the names at the ends, the rounds 0–3 along the bottom
+    chart = album.locator("svg.score-chart")
+    expect(chart.locator(".chart-line")).to_have_count(3)
+    expect(chart.locator(".chart-label")).to_have_count(3)
+    assert any(label.startswith("Mara ") for label in chart.locator(".chart-label").all_text_contents())
+    box = chart.bounding_box()
+    assert box is not None
+    assert box["width"] <= PHONE_360[0], "the chart fits the phone"
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0], "nothing wider than the phone"
+    shot(phone, "phone-game-over")
+    album.scroll_into_view_if_needed()
+    shot(phone, "phone-album-round-1")
+    # ← / → step between the rounds, and so do the buttons and a swipe
+    phone.keyboard.press("ArrowRight")
+    expect(album.locator(".album-where")).to_have_text("Round 2 of 3")
+    album.locator(".album-next").click()
+    expect(album.locator(".album-where")).to_have_text("Round 3 of 3")
+    expect(album.locator(".album-next")).to_be_disabled()
+    area = album.locator(".album-round").bounding_box()
+    assert area is not None
+    swipe(phone, area["x"] + area["width"] * 0.2, area["x"] + area["width"] * 0.8, area["y"] + 100)
+    expect(album.locator(".album-where")).to_have_text("Round 2 of 3")
+
+    # The picture of the album, and of one round, in the page's language.
+    with phone.expect_download() as download:
+        album.get_by_role("button", name="Download as a picture").click()
+    assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert download.value.suggested_filename == f"fabula-{code}-game-1.png"
+    with phone.expect_download() as download:
+        album.get_by_role("button", name="Download this round").click()
+    assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # The share link: shown as text to copy, and it opens in a browser without a seat.
+    album.get_by_role("button", name="Share link").click()
+    link = album.locator(".share-url")
+    expect(link).to_have_value(re.compile(rf"/album/{code}/[A-Za-z0-9_-]+$"))
+    stranger = players.open(*PHONE_360, mobile=True)
+    stranger.goto(link.input_value())
+    shared = stranger.locator(".shared-album .album")
+    expect(shared.locator(".album-where")).to_have_text("Round 1 of 3")
+    expect(shared.locator(".album-round .reveal-card")).to_have_count(5)
+    assert stranger.evaluate("() => localStorage.getItem('fabula.seats')") is None
+    with stranger.expect_download() as download:
+        shared.get_by_role("button", name="Download as a picture").click()
+    assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    shared.get_by_role("button", name="Watch the replay").click()
+    replay = stranger.locator(".replay-overlay .replay")
+    expect(replay.locator(".replay-where")).to_contain_text("Round 1 of 3")
+    replay.get_by_role("button", name="Next round").click()
+    expect(replay.locator(".replay-where")).to_contain_text("Round 2 of 3")
+    stranger.wait_for_timeout(1500)  # the cards turn over
+    shot(stranger, "phone-shared-replay")
+    replay.get_by_role("button", name="Close").click()
+    expect(replay).to_have_count(0)
+
+    # The history of the room's games: this one, with its winner; it opens its album.
+    expect(phone.locator(".history-game")).to_have_count(1)
+    expect(phone.locator(".history-game")).to_contain_text("Game 1")
+    expect(phone.locator(".history-winner")).to_contain_text("winner")
+
+    # The TV at the game over: the final scores and the chart, then the game round by round.
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    board = tv.locator(".board-replay .replay")
+    expect(board.locator(".replay-where")).to_have_text("Final scores")
+    expect(board.locator("svg.score-chart .chart-line")).to_have_count(3)
+    shot(tv, "tv-final")
+    board.get_by_role("button", name="Previous round").click()
+    expect(board.locator(".replay-where")).to_contain_text("Round 3 of 3")
+    expect(board.locator(".reveal-card")).to_have_count(5)
+    tv.wait_for_timeout(1500)  # the cards turn over
+    shot(tv, "tv-replay-round-3")
+    assert not too_small(tv, ".board-replay"), "nothing under 24 px on the TV"
+    board.get_by_role("button", name=re.compile("Pause")).click()
+    expect(board.get_by_role("button", name=re.compile("Play"))).to_be_visible()
+    tv.keyboard.press("ArrowLeft")
+    expect(board.locator(".replay-where")).to_contain_text("Round 2 of 3")
+
+
+def too_small(page: Page, within: str) -> list[str]:
+    """The elements under ``within`` whose own text is set under 24 px (a rabbit's initial is its icon)."""
+    found: list[str] = page.evaluate(
+        """(within) => [...document.querySelectorAll(`${within} *`)]
+            .filter((e) => !e.closest(".rabbit") && parseFloat(getComputedStyle(e).fontSize) < 24
+                && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+            .map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}: ${e.textContent}`)""",
+        within,
+    )
+    return found
+
+
+def swipe(page: Page, from_x: float, to_x: float, y: float) -> None:
+    """A finger from ``from_x`` to ``to_x`` (pointer events, as a touch screen sends them)."""
+    page.evaluate(
+        """([fromX, toX, y]) => {
+            const target = document.elementFromPoint(fromX, y);
+            const fire = (type, x) => target.dispatchEvent(new PointerEvent(type, {
+                bubbles: true, pointerType: "touch", clientX: x, clientY: y, isPrimary: true }));
+            fire("pointerdown", fromX);
+            fire("pointermove", (fromX + toX) / 2);
+            fire("pointerup", toX);
+        }""",
+        [from_x, to_x, y],
+    )
