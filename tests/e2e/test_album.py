@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
+from ..server.harness import LiveServer, live_server
 from .conftest import Players
-from .ui import add_bots, create_room_by_api, open_seat, play_until, start_game
+from .ui import add_bots, create_room_by_api, join_in_ui, open_seat, play_until, start_game
 
 SHOTS = Path(os.environ.get("FABULA_SHOTS", "/tmp/wt-client-shots"))
 PHONE_360 = (360, 740)
@@ -151,3 +154,102 @@ def swipe(page: Page, from_x: float, to_x: float, y: float) -> None:
         }""",
         [from_x, to_x, y],
     )
+
+
+def test_party_album_in_chinese_shows_the_red_token_and_the_picture_asks_in_that_language(players: Players) -> None:
+    quick = {"first_storyteller": 0, "target_score": 6, "storyteller_cycles": None}
+    phone, _ = alone_with_bots(players, "Mara", 5, mode="party", options=quick)
+    play_until([phone], lambda: game_over(phone), timeout=90)
+    album = phone.locator(".game-over .album")
+    expect(album.locator(".album-where")).to_contain_text("Round 1 of")
+    count = int(album.locator(".album-where").inner_text().rsplit(" ", 1)[1])
+    expect(album.locator("svg.score-chart .chart-line")).to_have_count(6)
+    # every round of a party game has its red token
+    for index in range(count):
+        expect(album.locator(".album-round .red-tag")).to_have_count(1)
+        cards = album.locator(".album-round .reveal-card").count()
+        expect(album.locator(".album-round .vote-count")).to_have_count(cards)
+        if index < count - 1:
+            phone.keyboard.press("ArrowRight")
+    # 繁體中文: the album says it in the Taiwanese edition's words, and the picture is asked in it
+    phone.select_option("select.language", "zh-Hant")
+    expect(album.locator(".album-title")).to_have_text("第 1 局的故事")
+    expect(album.locator(".album-teller")).to_contain_text("說書人")
+    expect(album.locator(".album-round .red-tag")).to_have_count(1)
+    with phone.expect_request(re.compile(r"/album\.png\?lang=zh-Hant$")), phone.expect_download() as download:
+        album.get_by_role("button", name="下載成圖片").click()
+    assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    album.scroll_into_view_if_needed()
+    shot(phone, "phone-album-zh-Hant")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
+
+
+def test_teams_album_and_tv_replay_draw_one_line_per_team(players: Players) -> None:
+    quick = {"first_storyteller": 0, "target_score": 5, "storyteller_cycles": None}
+    phone, code = alone_with_bots(players, "Mara", 5, mode="teams", options=quick)
+    play_until([phone], lambda: game_over(phone), timeout=90)
+    album = phone.locator(".game-over .album")
+    expect(album.locator("svg.score-chart .chart-line")).to_have_count(3)
+    expect(album.locator("svg.score-chart .chart-label").first).to_contain_text("&")
+    expect(album.locator(".album-round .points li")).to_have_count(3)
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    board = tv.locator(".board-replay .replay")
+    expect(board.locator(".replay-where")).to_have_text("Final scores")
+    expect(board.locator("svg.score-chart .chart-line")).to_have_count(3)
+    expect(board.locator(".replay-scores li")).to_have_count(3)
+    board.get_by_role("button", name=re.compile("Pause")).click()
+    tv.keyboard.press("ArrowLeft")
+    expect(board.locator(".replay-where")).to_contain_text("Round")
+    expect(board.locator(".replay-scores .gain")).to_have_count(3)
+    tv.wait_for_timeout(1500)
+    shot(tv, "tv-teams-replay")
+    assert not too_small(tv, ".board-replay"), "nothing under 24 px on the TV"
+
+
+@pytest.fixture
+def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server where a bot stands in for a gone player after 2 seconds."""
+    with live_server(
+        tmp_path / "data", bot_delay_seconds=0.05, disconnect_grace_seconds=2, max_rooms_per_address=1000
+    ) as running:
+        yield running
+
+
+def test_a_player_back_after_two_rounds_sees_the_rounds_they_missed(players: Players, quick_grace: LiveServer) -> None:
+    players.base = quick_grace.url
+    seat = create_room_by_api(quick_grace.url, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 2})
+    code = seat["code"]
+    host = players.open()
+    open_seat(host, quick_grace.url, code, seat)
+    fay = players.open(*PHONE_360, mobile=True)
+    join_in_ui(fay, quick_grace.url, code, "Fay")
+    add_bots(host, 1)
+    start_game(host, [fay])
+    context = fay.context
+    fay.close()  # Fay closes her tab: a bot plays for her in rounds 1 and 2
+    round_now = host.locator(".table-head .round")
+    play_until([host], lambda: round_now.inner_text() == "Round 3" and not host.locator(".overlay").count(), timeout=60)
+    back = context.new_page()
+    back.set_viewport_size({"width": PHONE_360[0], "height": PHONE_360[1]})
+    back.goto(f"{quick_grace.url}/room/{code}")
+    story = back.locator(".story")
+    expect(story).to_contain_text("While you were away, a bot played for you")
+    missed = story.locator(".missed-round")
+    expect(missed).to_have_count(2)
+    expect(missed.nth(0).locator("h4")).to_have_text("Round 1")
+    expect(missed.nth(1).locator("h4")).to_have_text("Round 2")
+    # three players: two cards each but the storyteller (Mara in round 1, Fay's bot in round 2)
+    for index, fays in enumerate([2, 1]):
+        expect(missed.nth(index).locator(".reveal-card")).to_have_count(5)
+        expect(missed.nth(index).locator(".points li")).to_have_count(3)
+        expect(missed.nth(index).locator(".owner-name", has_text="Fay")).to_have_count(fays)
+    expect(missed.nth(0).locator(".reveal-clue")).to_have_text("Mara's clue: “A long journey”")
+    expect(missed.nth(1).locator(".reveal-clue")).to_contain_text("Fay's clue")
+    expect(story).to_contain_text("A bot played for Fay")
+    story.scroll_into_view_if_needed()
+    shot(back, "phone-missed-rounds")
+    assert back.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
+    back.get_by_role("button", name="Back to the table").click()
+    expect(story).to_have_count(0)
+    expect(back.locator(".table-screen")).to_be_visible()

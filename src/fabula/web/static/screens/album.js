@@ -138,21 +138,28 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
     const last = lines[index][shown];
     group.append(svg("circle", { cx: x(shown), cy: y(last), r: font * 0.38, fill, stroke: dark ? "#000" : "#2b2420", "stroke-width": 1.5 }));
     chart.append(group);
-    ends.push({ y: y(last), score: last, name: sideName(side, nameOf), fill });
+    // a team's two names on two lines: "Mara &", "Ben 12"
+    const names = side.seats.map((seat) => shortName(nameOf(seat), 11));
+    const labelLines = names.length > 1 ? [`${names[0]} &`, `${names[1]} ${last}`] : [`${names[0]} ${last}`];
+    ends.push({ y: y(last), lines: labelLines, fill });
   });
   // the names at the ends, pushed apart where lines end together
   ends.sort((a, b) => a.y - b.y);
   const gap = font * 1.15;
-  for (let i = 1; i < ends.length; i += 1) ends[i].label = Math.max(ends[i].y, (ends[i - 1].label ?? ends[i - 1].y) + gap);
+  for (let i = 1; i < ends.length; i += 1) {
+    ends[i].label = Math.max(ends[i].y, (ends[i - 1].label ?? ends[i - 1].y) + gap * ends[i - 1].lines.length);
+  }
   if (ends.length) ends[0].label = ends[0].y;
-  const overflow = (ends.at(-1)?.label ?? 0) - (height - font * 0.4);
+  const overflow = (ends.at(-1)?.label ?? 0) + gap * ((ends.at(-1)?.lines.length ?? 1) - 1) - (height - font * 0.4);
   if (overflow > 0) for (const end of ends) end.label -= overflow;
   const labelX = x(shown) + font * 0.8;
   for (const end of ends) {
     if (Math.abs(end.label - end.y) > 1) {
       chart.append(svg("line", { x1: x(shown), y1: end.y, x2: labelX - font * 0.2, y2: end.label, class: "chart-grid" }));
     }
-    chart.append(svg("text", { x: labelX, y: end.label + font * 0.35, class: "chart-label" }, `${shortName(end.name)} ${end.score}`));
+    const label = svg("text", { x: labelX, y: end.label + font * 0.35, class: "chart-label" });
+    end.lines.forEach((line, row) => label.append(svg("tspan", { x: labelX, dy: row ? gap : 0 }, line)));
+    chart.append(label);
   }
   return chart;
 }
@@ -396,6 +403,11 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
   draw();
   return {
     element,
+    // the album could not be had (the server is gone, or has none)
+    fail() {
+      album = null;
+      fill(element, h("p.hint", {}, t("album.failed")));
+    },
     show(next, { keepPlace = true } = {}) {
       if (!keepPlace || next?.number !== album?.number) {
         index = 0;
@@ -481,7 +493,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
     rows.sort((a, b) => b.score - a.score || a.side.seats[0] - b.side.seats[0]);
     return h(
       "ol.replay-scores",
-      {},
+      { class: album.teams ? "teams" : "" },
       rows.map((row) =>
         h(
           "li",

@@ -208,9 +208,11 @@ export function roomScreen(ctx, code, watch) {
     view.show(null);
     loadAlbum(number)
       .then((album) => {
-        if (ui.albumFor === number && album) view.show(album, { keepPlace: false });
+        if (ui.albumFor !== number) return;
+        if (album) view.show(album, { keepPlace: false });
+        else view.fail();
       })
-      .catch(() => {});
+      .catch(() => ui.albumFor === number && view.fail());
     ui.history?.refresh();
   }
 
