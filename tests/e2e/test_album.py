@@ -105,10 +105,23 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     replay.get_by_role("button", name="Close").click()
     expect(replay).to_have_count(0)
 
+    # A spectator sees the album too (asked over the socket), without the members' buttons.
+    watcher = players.open(*PHONE_360, mobile=True)
+    watcher.goto(f"/room/{code}?watch=1")
+    expect(watcher.locator(".game-over .album .album-where")).to_have_text("Round 1 of 3")
+    expect(watcher.locator(".game-over .album .download, .game-over .album .share")).to_have_count(0)
+    expect(watcher.locator(".history")).to_have_count(0)
+
     # The history of the room's games: this one, with its winner; it opens its album.
     expect(phone.locator(".history-game")).to_have_count(1)
     expect(phone.locator(".history-game")).to_contain_text("Game 1")
     expect(phone.locator(".history-winner")).to_contain_text("winner")
+    phone.locator(".history-open").click()
+    expect(album.locator(".album-where")).to_have_text("Round 1 of 3")  # from its first round
+    phone.locator(".history-replay").click()
+    expect(phone.locator(".replay-overlay .replay-where")).to_contain_text("Round 1 of 3")
+    phone.keyboard.press("Escape")
+    expect(phone.locator(".replay-overlay")).to_have_count(0)
 
     # The TV at the game over: the final scores and the chart, then the game round by round.
     tv = players.open(*TV)

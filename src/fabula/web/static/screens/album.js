@@ -152,10 +152,12 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
   if (ends.length) ends[0].label = ends[0].y;
   const overflow = (ends.at(-1)?.label ?? 0) + gap * ((ends.at(-1)?.lines.length ?? 1) - 1) - (height - font * 0.4);
   if (overflow > 0) for (const end of ends) end.label -= overflow;
-  const labelX = x(shown) + font * 0.8;
+  // (at the right whatever round the lines have reached: the labels never cover the lines or
+  // the round numbers; a thin line leads from each line's end to its name)
+  const labelX = x(rounds) + font * 0.8;
   for (const end of ends) {
-    if (Math.abs(end.label - end.y) > 1) {
-      chart.append(svg("line", { x1: x(shown), y1: end.y, x2: labelX - font * 0.2, y2: end.label, class: "chart-grid" }));
+    if (Math.abs(end.label - end.y) > 1 || shown < rounds) {
+      chart.append(svg("line", { x1: x(shown), y1: end.y, x2: labelX - font * 0.2, y2: end.label, class: "chart-lead" }));
     }
     const label = svg("text", { x: labelX, y: end.label + font * 0.35, class: "chart-label" });
     end.lines.forEach((line, row) => label.append(svg("tspan", { x: labelX, dy: row ? gap : 0 }, line)));
