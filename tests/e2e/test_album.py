@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -30,7 +31,7 @@ def game_over(page: Page) -> bool:
     return bool(page.locator(".game-over").count()) and not page.locator(".overlay").count()
 
 
-def alone_with_bots(players: Players, name: str, bots: int, **settings: object) -> tuple[Page, str]:
+def alone_with_bots(players: Players, name: str, bots: int, **settings: Any) -> tuple[Page, str]:
     seat = create_room_by_api(players.base, name, **settings)
     page = players.open(*PHONE_360, mobile=True)
     open_seat(page, players.base, seat["code"], seat)

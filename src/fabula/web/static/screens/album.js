@@ -284,7 +284,7 @@ function chartWidth(dark) {
 // share(album) → a promise of {url} (null: no share button), filename(album)}; ``onReplay(album)``:
 // the replay button (null: none; ``replayPrimary``: the page's one primary button). The view keeps its place across the screen's redraws: put ``element``
 // in every redraw; ``show(album)`` for another album (or the same one, grown).
-export function createAlbumView({ links = null, onReplay = null, replayPrimary = false, heading = true } = {}) {
+export function createAlbumView({ links = null, onReplay = null, replayPrimary = false, heading = "h3" } = {}) {
   let album = null;
   let index = 0;
   let shared = null;
@@ -377,7 +377,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
     );
     fill(
       element,
-      heading ? h("h2.album-title", {}, t("album.title", { number: album.number })) : null,
+      heading ? h(`${heading}.album-title`, {}, t("album.title", { number: album.number })) : null,
       h(
         "p.album-meta",
         {},
@@ -718,6 +718,7 @@ export function sharedAlbumScreen(ctx, code, secret) {
         filename: (found) => `fabula-${code}-game-${found.number}`,
       },
       replayPrimary: true,
+      heading: "h2", // the page's own heading
       onReplay: (found) => (replayClose = replayOverlay(found, ctx, { start: 0, playing: true })),
     });
     view.show(album);

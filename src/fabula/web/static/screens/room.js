@@ -81,6 +81,7 @@ export function roomScreen(ctx, code, watch) {
     history: null, // the room's finished games (members only)
     missed: null, // the rounds a player back at the table missed: {key, album, node}
     closeReplay: null,
+    albumOpen: false, // the lobby shows the album a history entry opened
     botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : CHOICES.default_bot_level,
   };
   const partnerOnly = () => ui.teamChat ?? ui.room?.settings.mode === "teams";
