@@ -53,6 +53,7 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
     not_400 = {value: status for value, status in sent.items() if status != 400}
     assert not_400 == {
         "no_room": 404,
+        "no_game": 404,
         "no_card": 404,
         "too_many_rooms": 429,
         # the picture routes': who asks (401, 403), what is not there, too much

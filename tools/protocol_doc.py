@@ -847,11 +847,14 @@ def messages_section(side: str) -> str:
             parts.append(f"Reply: {model.reply}.")
         parts.append(block(pretty(definitions[name]), "json"))
         shown.add(name)
-        for used in sorted(references(definitions[name]) - set(mapping_names(mapping))):
+        waiting = sorted(references(definitions[name]) - set(mapping_names(mapping)))
+        while waiting:  # (what the definitions shown use in turn, at any depth)
+            used = waiting.pop(0)
             if used not in shown:
                 parts.append(f"`{used}`, used above:")
                 parts.append(block(pretty(definitions[used]), "json"))
                 shown.add(used)
+                waiting += sorted(references(definitions[used]) - shown)
     if set(definitions) - shown:
         raise RuntimeError(f"schema definitions not shown: {sorted(set(definitions) - shown)}")
     return "\n\n".join(parts)

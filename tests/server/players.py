@@ -25,6 +25,7 @@ async def move_once(client: Client, rng: random.Random) -> dict[str, Any] | None
     if not awaited(client.room):
         return None
     legal = await client.request({"type": "legal"})
+    assert legal["type"] == "legal", legal
     if not legal["actions"]:
         return None
     assert client.room is not None

@@ -20,7 +20,8 @@ LAYERS = {
     "bots": {"rules", "cards", "client", "server.protocol"},
     "client": {"server.protocol"},
     "store": set(),
-    "server": {"rules", "cards", "bots", "store"},
+    "story": {"rules"},
+    "server": {"rules", "cards", "bots", "store", "story"},
 }
 
 #: modules of ours that import nothing of ours, so that any layer may use them
@@ -48,6 +49,7 @@ PARTS: dict[str, set[str]] = {
     "responses": {"errors"},
     "pictures": {"responses", "rooms", "seats"},
     "deck_sharing": {"pictures"},
+    "history": {"entries", "errors", "pictures", "rooms"},
 }
 
 

@@ -19,6 +19,10 @@ held against the true game at the moment it was sent:
 * team chat reaches the two teammates and nobody else, live and in the chat a new connection
   is welcomed with; nobody ever sees another member's seat token.
 
+* every album read after the game — over the socket by the spectator and each seat, over HTTP by
+  each member, through a share link — holds exactly the rounds the engine revealed and names no
+  card that was never laid on the table; its picture is drawn from laid cards only.
+
 The last test is a regression test of a leak this file found: a team line said before the host
 re-pairs the teams must not be shown to the sender's new partner when that partner connects.
 """
@@ -32,25 +36,30 @@ import json
 import random
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
 from fabula.rules import Game, Phase
+from fabula.server import history
 from fabula.server.entries import Said, Started, decode
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
+from fabula.story import Album
 
 from .harness import Client, LiveServer, create_room, join_room, live_server
 from .players import move_once
 
 #: What a card id looks like in a message's raw text (checked against the deck below).
 WORD = re.compile(r"[\w-]+")
+#: A card id of the deck these games are dealt from.
+CARD = re.compile(r"\bfabula-\d+\b")
 #: The parts of a view that belong to its seat; everything else is the same for everyone.
 PRIVATE = ("seat", "hand", "hand_hidden", "cards_to_play", "my_cards", "my_vote", "my_red", "my_proposal")
 PRIVATE_TEAM = ("teammate_proposed",)
@@ -97,8 +106,21 @@ GAMES: dict[str, list[tuple[str, int, dict[str, Any]]]] = {
 }
 
 
+#: The cards each album picture was drawn from, by room code (recorded by the fixture below).
+PICTURES_DRAWN: dict[str, list[list[str]]] = defaultdict(list)
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+    drawn = history.render_album  # type: ignore[attr-defined]
+
+    def recorded(album: Album, pictures: Mapping[str, bytes], **options: Any) -> bytes:
+        held = running.service.rooms.held.items()
+        code = next(code for code, live in held if any(a is album for a in live.room.albums))
+        PICTURES_DRAWN[code].append(list(pictures))
+        return drawn(album, pictures, **options)
+
+    monkeypatch.setattr(history, "render_album", recorded)
     # Generous limits: a dozen rooms of people on one address, as fast as the test can play.
     with live_server(
         tmp_path / "data", max_connections_per_address=1000, messages_per_second=1000, message_burst=1000
@@ -129,6 +151,8 @@ class Table:
     tokens: dict[int, str]
     #: teams: the pairs the host chose
     pairs: list[list[int]] | None = None
+    #: the album as each member read it over HTTP (its JSON's raw text), and as a share link shows it
+    albums: list[str] = field(default_factory=list)
 
 
 async def say(client: Client, text: str, *, team_only: bool) -> None:
@@ -160,6 +184,22 @@ async def play_and_chat(
                 await asyncio.sleep(0.01)
 
     await asyncio.wait_for(loop(), timeout)
+
+
+async def read_albums(server_url: str, code: str, tokens: dict[int, str]) -> list[str]:
+    """Game 1's album as each member reads it over HTTP, with its picture, and through a share link."""
+    found = []
+    async with httpx.AsyncClient(base_url=server_url, timeout=60) as http:
+        for token in tokens.values():
+            headers = {"Authorization": f"Bearer {token}"}
+            answer = await http.get(f"/api/rooms/{code}/games/1", headers=headers)
+            assert answer.status_code == 200, answer.text
+            found.append(answer.text)
+        picture = await http.get(f"/api/rooms/{code}/games/1/album.png", headers=headers)
+        assert picture.headers["content-type"] == "image/png"
+        link = (await http.post(f"/api/rooms/{code}/games/1/share", headers=headers)).json()
+        found.append((await http.get(f"/api/albums/{link['path'].removeprefix('/album/')}")).text)
+    return found
 
 
 async def play_table(server: LiveServer, mode: str, seats: int, options: dict[str, Any], rng: random.Random) -> Table:
@@ -204,6 +244,9 @@ async def play_table(server: LiveServer, mode: str, seats: int, options: dict[st
     for watcher in late:
         assert (await watcher.client.connect())["type"] == "welcome"
     table.watchers += late
+    for watcher in late:  # the album of the game, as a spectator and each seat read it
+        assert (await watcher.client.request({"type": "album"}))["type"] == "album"
+    table.albums = await read_albums(server.url, code, tokens)
     # A ping answered means everything queued before it has arrived: nothing is still on its way.
     for watcher in table.watchers:
         assert (await watcher.client.request({"type": "ping"}))["type"] == "pong"
@@ -477,8 +520,33 @@ async def check_table(server: LiveServer, table: Table) -> Counter[str]:
                     counts["team lines delivered" if entry.team_only else "table lines delivered"] += 1
     for text, entry in said.items():  # and each line reached all its readers (everyone was connected)
         assert received_by[text] == readers(entry), f"{text!r} reached {received_by[text]}"
+    check_albums(table, games, counts)
     counts["games"] += 1
     return counts
+
+
+def check_albums(table: Table, games: list[Game | None], counts: Counter[str]) -> None:
+    """Every album read (over the socket, over HTTP, by a share link, and the cards its picture was
+    drawn from) holds the game's rounds exactly as the engine revealed them, and no card that was
+    never laid on the table."""
+    revealed: list[dict[str, Any]] = []
+    for game in games:
+        last = None if game is None else game.last_result
+        if last is not None and (not revealed or revealed[-1]["round"] != last.round):
+            revealed.append(plain(last))
+    laid = {card for result in revealed for card in result["table"]}
+    texts = [raw for w in table.watchers for raw, m in zip(w.client.raw, w.client.received, strict=True)]
+    texts = [raw for raw in texts if '"type":"album"' in raw] + table.albums
+    assert len(texts) == len([w for w in table.watchers if w.late]) + len(table.tokens) + 1
+    for raw in texts:
+        found = json.loads(raw)
+        album = found.get("album", found)
+        assert album["rounds"] == revealed, f"room {table.code}: an album's rounds are not the reveals"
+        assert set(CARD.findall(raw)) <= laid, f"room {table.code}: an album names a card never laid"
+        counts["albums checked"] += 1
+    for cards in PICTURES_DRAWN.pop(table.code, []):
+        assert set(cards) <= laid, f"room {table.code}: the album's picture was drawn from cards never laid"
+        counts["album pictures checked"] += 1
 
 
 # ---------------------------------------------------------------------- the tests
@@ -504,6 +572,7 @@ async def test_no_connection_is_sent_what_its_seat_may_not_know(server: LiveServ
     assert counts["snapshots checked in phase play"] > 0
     assert counts["snapshots checked in phase vote"] > 0
     assert counts["legal answers checked"] > 0
+    assert counts["album pictures checked"] == len(GAMES[games])
     assert counts["table lines delivered"] + counts["team lines delivered"] > 0
     if games.startswith("teams"):
         assert counts["team lines delivered"] > 0

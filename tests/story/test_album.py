@@ -125,7 +125,7 @@ def test_albums_agree_with_the_log_round_by_round(data: st.DataObject) -> None:
         lines = album.score_lines()
         for seat, line in enumerate(lines):
             assert line[0] == 0
-            assert line[-1] == album.outcome.scores[seat]
+            assert line[-1] == album.outcome.scores[seat]  # type: ignore[union-attr]
         # only cards that were laid on a table, and every round's owners and votes as revealed
         laid = {card for result in album.rounds for card in result.table}
         assert card_leaves(album.to_json(), set(numbered_deck(84))) <= laid

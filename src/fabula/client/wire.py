@@ -23,7 +23,7 @@ import msgspec
 from fabula.server.protocol import AnyServerMessage, ClientMessage, Hello
 
 #: The types that answer a message by its id (besides ``welcome``, which answers ``hello``).
-REPLY_TYPES = ("ack", "error", "legal", "pong")
+REPLY_TYPES = ("ack", "error", "legal", "pong", "album")
 HELLO_REPLY_TYPES = ("welcome", "error")
 
 _encoder = msgspec.json.Encoder()

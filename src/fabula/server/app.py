@@ -7,6 +7,8 @@ HTTP (JSON):
     POST /api/rooms/{code}/join     {name, colour} → {code, member, token}
     GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
     GET  /api/rooms/{code}/log      the moves of its finished game
+    /api/rooms/{code}/games         its finished games, their albums, pictures and share links
+    /api/albums/{code}/{secret}     … an album by its share link (see `fabula.server.history`)
     /api/rooms/{code}/pictures      the room's own pictures (see `fabula.server.pictures`)
     /api/rooms/{code}/pictures.zip  … downloaded, linked, copied (see `fabula.server.deck_sharing`)
     GET  /api/modes, /api/decks     what a room can be
@@ -56,6 +58,7 @@ from .connections import Connection, TokenBucket
 from .deck_sharing import DeckSharing
 from .entries import TIMER_RANGE
 from .errors import RoomCode
+from .history import History
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
 from .metrics import Metrics
@@ -157,6 +160,7 @@ def create_app(
 
     pictures = PictureRoutes(lambda: service.rooms, picture_store, config, service.now)
     sharing = DeckSharing(pictures)
+    history = History(pictures, cards, service.now, lambda request: invite(request).base)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -415,6 +419,7 @@ def create_app(
             Route(CARDS_ROUTE, room_cards),
             *sharing.routes(),  # first: its …/pictures/link is no picture's card id
             *pictures.routes(),
+            *history.routes(),
             Route("/api/modes", modes),
             Route("/api/decks", decks),
             Route("/cards/{card}.{kind}", card_file),

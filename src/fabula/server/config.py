@@ -103,6 +103,10 @@ class Config:
         default=7 * 86400,
         metadata={"help": "a deleted room's pictures are kept this long if its host made a link to them"},
     )
+    shared_album_seconds: float = field(
+        default=30 * 86400,
+        metadata={"help": "an album shared by a link is readable this long (its room may be gone sooner)"},
+    )
     uploads_per_minute: int = field(
         default=30,
         metadata={"help": "picture upload requests one address may make a minute (the lobby sends 10 files a request)"},

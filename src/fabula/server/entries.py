@@ -123,14 +123,6 @@ class Said(Entry, tag="said"):
     team_only: bool = False
 
 
-class Shared(Entry, tag="shared"):
-    """A member made a share link to a finished game's album: whoever has the link may read it."""
-
-    game: int
-    #: SHA-256 of the link's secret; the secret itself is never stored
-    secret_hash: str
-
-
 AnyEntry = (
     Created
     | Joined
@@ -143,7 +135,6 @@ AnyEntry = (
     | Ended
     | Returned
     | Said
-    | Shared
 )
 
 _encoder = msgspec.json.Encoder()

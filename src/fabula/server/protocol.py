@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from fabula.errors import CommonCode, ErrorCode, Reach
+from fabula.story import Album
 
 from .entries import RoomSettings
 from .snapshots import RoomSnapshot
@@ -172,10 +173,25 @@ class Ping(ClientMessage, tag="ping"):
     reply: ClassVar[str] = "`pong` (also for a spectator)"
 
 
+class GetAlbum(ClientMessage, tag="album"):
+    """Ask for a game's album: every round revealed so far, as the table saw it (also a
+    spectator's and the TV board's way to it: they hold no seat token for the HTTP routes)."""
+
+    reply: ClassVar[str] = (
+        "`album` (changes nothing); a spectator may ask only for the room's latest game, else `error` `no_game`"
+    )
+
+    game: Annotated[
+        int | None,
+        msgspec.Meta(description="the game's number in the room (from 1); null: the latest, being played or just over"),
+    ] = None
+
+
 AnyClientMessage = (
     Hello
     | Act
     | Legal
+    | GetAlbum
     | Say
     | Leave
     | ChangeSettings
@@ -251,7 +267,14 @@ class Pong(ServerMessage, tag="pong"):
     id: str
 
 
-AnyServerMessage = Welcome | State | Ack | Error | LegalMoves | ChatLine | Pong
+class AlbumPage(ServerMessage, tag="album"):
+    """Answer to ``album``: the game's album (null: the room has had no game yet)."""
+
+    id: str
+    album: Album | None
+
+
+AnyServerMessage = Welcome | State | Ack | Error | LegalMoves | ChatLine | Pong | AlbumPage
 
 _client_decoder = msgspec.json.Decoder(AnyClientMessage)
 _encoder = msgspec.json.Encoder()

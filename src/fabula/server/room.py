@@ -44,7 +44,6 @@ from .entries import (
     RoomSettings,
     Said,
     SettingsChanged,
-    Shared,
     Started,
     TeamsSet,
 )
@@ -119,8 +118,6 @@ class Room:
         self.games_started = 0
         #: every game of the room, oldest first, the one being played (if any) last
         self.albums: list[Album] = []
-        #: the share links made for the albums: the SHA-256 of each link's secret → game number
-        self.shares: dict[str, int] = {}
         #: the seats whose moves a bot made for their person in the round being played
         self._stood_in_this_round: set[int] = set()
         #: the sequence number the next entry gets
@@ -285,8 +282,6 @@ class Room:
                 self._returned(entry)
             case Said():
                 entry = self._said(entry)
-            case Shared():
-                self._shared(entry)
         if entry.client_id is not None:
             self.client_ids[(entry.by, entry.client_id)] = self.seq
         self.seq += 1
@@ -486,12 +481,6 @@ class Room:
             raise RoomError(RoomCode.NOT_STARTED, "No game is being played.")
         self._chronicle(self.game.end_now(), entry.at)
         self.albums[-1].ended_by_host = True
-
-    def _shared(self, entry: Shared) -> None:
-        album = self.album(entry.game)
-        if album is None or not album.finished:
-            raise RoomError(RoomCode.NO_GAME, f"This room has no finished game {entry.game}.")
-        self.shares[entry.secret_hash] = entry.game
 
     def _returned(self, entry: Returned) -> None:
         member = self.members.get(entry.member)

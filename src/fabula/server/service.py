@@ -26,6 +26,7 @@ from fabula.cards.library import OWN_DECK, DeckLibrary
 from fabula.cards.model import Card
 from fabula.errors import ErrorCode
 from fabula.rules import RulesError
+from fabula.story import Album
 
 from . import commands
 from . import protocol as p
@@ -38,6 +39,7 @@ from .entries import Acted, AnyEntry, Ended, Joined, Returned, RoomSettings, Sta
 from .errors import RoomCode, RoomError
 from .fanout import FanOut
 from .metrics import Metrics
+from .room import Room
 from .rooms import LiveRoom, Rooms, no_room, replay
 from .scheduler import Scheduler
 from .seats import Seats, token_hash
@@ -261,6 +263,9 @@ class RoomService:
         live = self.rooms.live(connection.code)
         room = live.room
         member = connection.member
+        if isinstance(message, p.GetAlbum):
+            connection.send(p.AlbumPage(message.id, album_for(room, member, message.game)))
+            return
         if member is None:
             raise RoomError(RoomCode.SPECTATOR, "Spectators only watch.")
         if isinstance(message, p.Legal):
@@ -331,6 +336,19 @@ class RoomService:
             log.info("return not logged", extra={"room": live.room.code, "code": error.code})
             return False
         return True
+
+
+def album_for(room: Room, member: int | None, number: int | None) -> Album | None:
+    """Game ``number``'s album (None: the latest) for ``member``; a spectator (None) sees only the
+    latest game, the one they could watch."""
+    latest = room.albums[-1] if room.albums else None
+    if number is None or (latest is not None and number == latest.number):
+        return latest
+    album = room.album(number) if member is not None else None
+    if album is None:
+        why = "this room has no such game" if member is not None else "a spectator sees only the latest game"
+        raise RoomError(RoomCode.NO_GAME, f"No album of game {number}: {why}.")
+    return album
 
 
 def settings_from(given: object) -> RoomSettings:

@@ -1,4 +1,5 @@
-"""The sweep: rooms nobody has used for ``room_idle_seconds`` are deleted, every ``sweep_seconds``.
+"""The sweep: rooms nobody has used for ``room_idle_seconds`` are deleted, every ``sweep_seconds``,
+and albums shared by a link longer than ``shared_album_seconds`` ago are forgotten.
 
 With one process the held rooms are all there are; with several, the cluster decides from what
 every process knows (`fabula.server.cluster.Cluster.sweep`). Each sweep also reads the games
@@ -46,6 +47,7 @@ class Sweeper:
 
     async def sweep(self) -> list[str]:
         """Delete the rooms nobody has been connected to for ``room_idle_seconds``; their codes."""
+        await self.rooms.store.forget_shared_albums(self.clock() - self.config.shared_album_seconds)
         if self.cluster_sweep is not None:
             expired = await self.cluster_sweep()
             await self._forget_pictures(expired)

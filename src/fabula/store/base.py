@@ -63,4 +63,17 @@ class EventStore(Protocol):
         """The kept games numbered above ``after``, oldest first."""
         ...
 
+    async def share_album(self, secret_hash: str, code: str, data: bytes, at: float) -> None:
+        """Keep a finished game's album (room ``code``'s) for whoever holds the link whose secret
+        hashes to ``secret_hash``. Kept albums outlive their room."""
+        ...
+
+    async def shared_album(self, secret_hash: str) -> tuple[str, bytes] | None:
+        """The room code and album kept under ``secret_hash`` (None: no such link)."""
+        ...
+
+    async def forget_shared_albums(self, before: float) -> int:
+        """Forget the albums kept before ``before``; how many."""
+        ...
+
     async def close(self) -> None: ...

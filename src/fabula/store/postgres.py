@@ -121,6 +121,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX decks_by_kept_until ON decks (kept_until) WHERE kept_until IS NOT NULL;
         """,
     ),
+    Migration(
+        5,
+        "albums shared by a link, kept after their room",
+        """
+        CREATE TABLE shared_albums (
+            secret_hash text PRIMARY KEY,
+            code text NOT NULL,
+            kept double precision NOT NULL,
+            data bytea NOT NULL
+        );
+        CREATE INDEX shared_albums_by_kept ON shared_albums (kept);
+        """,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -159,6 +172,9 @@ class PostgresStore:
         self._delete_room = f"DELETE FROM {s}.rooms WHERE code = $1"
         self._keep_game = f"INSERT INTO {s}.kept_games (key, kept, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
         self._kept_games = f"SELECT number, key, data FROM {s}.kept_games WHERE number > $1 ORDER BY number"
+        self._share_album = f"INSERT INTO {s}.shared_albums (secret_hash, code, kept, data) VALUES ($1, $2, $3, $4)"
+        self._shared_album = f"SELECT code, data FROM {s}.shared_albums WHERE secret_hash = $1"
+        self._forget_albums = f"DELETE FROM {s}.shared_albums WHERE kept < $1"
 
     @classmethod
     async def connect(
@@ -229,6 +245,17 @@ class PostgresStore:
     async def kept_games(self, after: int = 0) -> list[KeptGame]:
         rows = await self._pool.fetch(self._kept_games, after)
         return [KeptGame(row[0], row[1], row[2]) for row in rows]
+
+    async def share_album(self, secret_hash: str, code: str, data: bytes, at: float) -> None:
+        await self._pool.execute(self._share_album, secret_hash, code, at, data)
+
+    async def shared_album(self, secret_hash: str) -> tuple[str, bytes] | None:
+        row = await self._pool.fetchrow(self._shared_album, secret_hash)
+        return None if row is None else (row[0], row[1])
+
+    async def forget_shared_albums(self, before: float) -> int:
+        status = await self._pool.execute(self._forget_albums, before)
+        return int(status.rsplit(" ", 1)[-1])
 
     def pictures(self) -> PostgresPictures:
         """The rooms' own pictures, in this store's schema and through its pool; closing the store

@@ -34,8 +34,12 @@ _SCHEMA = (
     # version 2: finished games, kept for the bots' memory after their rooms are gone
     "CREATE TABLE IF NOT EXISTS kept_games ("
     " number INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, kept REAL NOT NULL, data BLOB NOT NULL)",
+    # version 3: albums shared by a link, kept after their rooms
+    "CREATE TABLE IF NOT EXISTS shared_albums ("
+    " secret_hash TEXT PRIMARY KEY, code TEXT NOT NULL, kept REAL NOT NULL, data BLOB NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS shared_albums_by_kept ON shared_albums (kept)",
 )
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class SqliteStore:
@@ -100,6 +104,17 @@ class SqliteStore:
     async def kept_games(self, after: int = 0) -> list[KeptGame]:
         rows = self._db.execute("SELECT number, key, data FROM kept_games WHERE number > ? ORDER BY number", (after,))
         return [KeptGame(number, key, bytes(data)) for number, key, data in rows]
+
+    async def share_album(self, secret_hash: str, code: str, data: bytes, at: float) -> None:
+        row = (secret_hash, code, at, data)
+        self._db.execute("INSERT INTO shared_albums (secret_hash, code, kept, data) VALUES (?, ?, ?, ?)", row)
+
+    async def shared_album(self, secret_hash: str) -> tuple[str, bytes] | None:
+        row = self._db.execute("SELECT code, data FROM shared_albums WHERE secret_hash = ?", (secret_hash,)).fetchone()
+        return None if row is None else (str(row[0]), bytes(row[1]))
+
+    async def forget_shared_albums(self, before: float) -> int:
+        return self._db.execute("DELETE FROM shared_albums WHERE kept < ?", (before,)).rowcount
 
     async def close(self) -> None:
         self._db.close()
