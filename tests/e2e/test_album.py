@@ -78,7 +78,8 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     with phone.expect_download() as download:
         album.get_by_role("button", name="Download as a picture").click()
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert download.value.suggested_filename == f"fabula-{code}-game-1.png"
+    assert download.value.suggested_filename == f"fabula-{code}-1.png"
+    download.value.save_as(SHOTS / "album-download.png")
     with phone.expect_download() as download:
         album.get_by_role("button", name="Download this round").click()
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -193,6 +194,7 @@ def test_party_album_in_chinese_shows_the_red_token_and_the_picture_asks_in_that
     with phone.expect_request(re.compile(r"/album\.png\?lang=zh-Hant$")), phone.expect_download() as download:
         album.get_by_role("button", name="下載成圖片").click()
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    download.value.save_as(SHOTS / "album-download-zh-Hant.png")
     album.scroll_into_view_if_needed()
     shot(phone, "phone-album-zh-Hant")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]

@@ -715,7 +715,7 @@ export function sharedAlbumScreen(ctx, code, secret) {
         png: (_, round) => `${base}/album.png?lang=${encodeURIComponent(language)}${round ? `&round=${round}` : ""}`,
         token: null,
         share: null,
-        filename: (found) => `fabula-${code}-game-${found.number}`,
+        filename: (found) => `fabula-${code}-${found.number}`,
       },
       replayPrimary: true,
       heading: "h2", // the page's own heading

@@ -158,7 +158,7 @@ export function roomScreen(ctx, code, watch) {
               png: (album, round) => `/api/rooms/${code}/games/${album.number}/album.png?lang=${encodeURIComponent(language)}${round ? `&round=${round}` : ""}`,
               token,
               share: (album) => api(`/api/rooms/${code}/games/${album.number}/share`, {}, { token }),
-              filename: (album) => `fabula-${code}-game-${album.number}`,
+              filename: (album) => `fabula-${code}-${album.number}`,
             }
           : null,
         onReplay: openReplay,
