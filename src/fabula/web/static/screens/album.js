@@ -150,7 +150,7 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
     ends[i].label = Math.max(ends[i].y, (ends[i - 1].label ?? ends[i - 1].y) + gap * ends[i - 1].lines.length);
   }
   if (ends.length) ends[0].label = ends[0].y;
-  const overflow = (ends.at(-1)?.label ?? 0) + gap * ((ends.at(-1)?.lines.length ?? 1) - 1) - (height - font * 0.4);
+  const overflow = (ends.at(-1)?.label ?? 0) + gap * ((ends.at(-1)?.lines.length ?? 1) - 1) - (height - font * 0.9);
   if (overflow > 0) for (const end of ends) end.label -= overflow;
   // (at the right whatever round the lines have reached: the labels never cover the lines or
   // the round numbers; a thin line leads from each line's end to its name)
