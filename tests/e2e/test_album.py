@@ -102,6 +102,12 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     expect(replay.locator(".replay-where")).to_contain_text("Round 1 of 3")
     replay.get_by_role("button", name="Next round").click()
     expect(replay.locator(".replay-where")).to_contain_text("Round 2 of 3")
+    cards = replay.locator(".replay-cards").bounding_box()
+    assert cards is not None
+    swipe(stranger, cards["x"] + cards["width"] * 0.8, cards["x"] + cards["width"] * 0.2, cards["y"] + 60)
+    expect(replay.locator(".replay-where")).to_contain_text("Round 3 of 3")
+    replay.get_by_role("button", name="Previous round").click()
+    expect(replay.locator(".replay-where")).to_contain_text("Round 2 of 3")
     stranger.wait_for_timeout(1500)  # the cards turn over
     shot(stranger, "phone-shared-replay")
     replay.get_by_role("button", name="Close").click()

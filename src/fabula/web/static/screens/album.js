@@ -550,6 +550,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
     else requestAnimationFrame(() => fitReplay(element));
   }
 
+  swipeable(element, step);
   draw();
   schedule();
   return {
