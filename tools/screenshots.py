@@ -394,6 +394,13 @@ def tour(browser: Browser, base: str, camera: Camera, languages: Sequence[str]) 
     if dev is not None:
         shoot(dev, f"game-over-{zh}", ("phone",), full_page=True)
     shoot(board, "board-over", ("tv",))
+    # the TV replays the game (after the last reveal's time on screen): a round of it
+    board.locator(".board-replay .replay-prev").click(timeout=30_000)
+    board.locator(".board-replay .reveal-card").first.wait_for()
+    board.locator(".board-replay .replay-play").click()  # paused, to be shot
+    shoot(board, "board-replay", ("tv",))
+    mara.locator(".album .album-next").click()
+    shoot(mara, "album-round-2", ("phone",))
     for page in [*people, board]:
         page.context.close()
 

@@ -283,7 +283,7 @@ def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
     expect(story).to_contain_text("While you were away, a bot played for you")
     expect(story).to_contain_text("Round 1: played")
     expect(story.locator("img").first).to_be_visible()  # the two cards it played for her (three players)
-    back.get_by_role("button", name="Got it").click()
+    back.get_by_role("button", name="Back to the table").click()
     expect(story).to_have_count(0)
 
 

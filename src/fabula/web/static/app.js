@@ -3,6 +3,7 @@
 //   /join/CODE           name and rabbit for a room
 //   /room/CODE           your seat: lobby, table, game over (?watch=1: as a spectator)
 //   /room/CODE/board     the read-only board for a TV
+//   /album/CODE/SECRET   a game's album and replay, for anyone with the share link
 //   /rules               the rules
 import { h, show } from "./dom.js";
 import { LANGUAGES, language, preferredLanguage, setLanguage, t } from "./i18n.js";
@@ -10,6 +11,7 @@ import { homeScreen, joinScreen } from "./screens/start.js";
 import { roomScreen } from "./screens/room.js";
 import { boardScreen } from "./screens/board.js";
 import { rulesScreen } from "./screens/rules.js";
+import { sharedAlbumScreen } from "./screens/album.js";
 import { DECK_LINK } from "./screens/pictures.js";
 
 const root = document.getElementById("app");
@@ -99,6 +101,8 @@ function route() {
     leave = roomScreen(context, match[1].toUpperCase(), watch);
   } else if ((match = path.match(/^\/join\/([A-Za-z0-9]+)\/?$/))) {
     joinScreen(context, match[1].toUpperCase());
+  } else if ((match = path.match(/^\/album\/([A-Za-z0-9]+)\/([A-Za-z0-9_-]+)\/?$/))) {
+    leave = sharedAlbumScreen(context, match[1].toUpperCase(), match[2]);
   } else if (path.startsWith("/rules")) {
     rulesScreen(context);
   } else {

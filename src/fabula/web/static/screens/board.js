@@ -19,6 +19,7 @@ import {
   sides,
   tickCountdowns,
 } from "./parts.js";
+import { createReplay } from "./album.js";
 
 /** How long the TV keeps a round's reveal on screen. */
 const REVEAL_MS = 12_000;
@@ -31,6 +32,8 @@ export function boardScreen(ctx, code) {
   let revealUntil = 0;
   let revealSeen = null; // the newest round revealed (null: none yet; on opening, none is held)
   let holding = null;
+  let replay = null; // at the game over: the game's replay, round by round
+  let replayFor = null; // the game it was asked for
   const table = new Table(code, null, {
     onState: (found) => {
       room = found;
@@ -43,6 +46,7 @@ export function boardScreen(ctx, code) {
         holding = setTimeout(draw, REVEAL_MS + 50);
       }
       revealSeen = key;
+      followReplay();
       draw();
     },
     onStatus: (found) => {
@@ -55,6 +59,26 @@ export function boardScreen(ctx, code) {
     },
   });
   table.open();
+
+  // At the end of a game the board replays it (the room's latest album, asked over the socket).
+  function followReplay() {
+    if (room.status !== "over") {
+      if (replay) replay.destroy();
+      replay = null;
+      replayFor = null;
+      return;
+    }
+    if (replayFor === room.games_started) return;
+    const number = room.games_started;
+    replayFor = number;
+    table.send("album", { game: null }).then((reply) => {
+      if (replayFor !== number || reply.type !== "album" || !reply.album?.rounds.length) return;
+      replay?.destroy();
+      // the final scores first, then the game again round by round, and again
+      replay = createReplay(reply.album, { start: reply.album.rounds.length, playing: true, loop: true });
+      draw();
+    });
+  }
 
   const bySeat = (seat) => room.members.find((m) => m.seat === seat);
   const nameOf = (seat) => memberName(bySeat(seat)) ?? `#${seat + 1}`;
@@ -223,6 +247,10 @@ export function boardScreen(ctx, code) {
       return;
     }
     const game = room.game;
+    if (replay && game.phase === "over" && !revealing(game)) {
+      ctx.render(h("section.board-replay", {}, replay.element, h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
+      return;
+    }
     ctx.render(h("section.board", {}, track(game), centre(game), h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
     fitCards();
   }
@@ -236,12 +264,14 @@ export function boardScreen(ctx, code) {
     .catch(() => {});
   ctx.relabel = () => {
     if (room) markRabbits(room.members);
+    replay?.redraw();
     draw();
   };
   const tick = setInterval(tickCountdowns, 1000);
   window.addEventListener("resize", fitCards);
   return () => {
     table.close();
+    replay?.destroy();
     clearInterval(tick);
     clearTimeout(holding);
     window.removeEventListener("resize", fitCards);

@@ -1,19 +1,89 @@
 // The reveal of one round: every card with its owner and the tokens on it, what scored and why,
 // and — updated by the room while it is open — whether your move is awaited now. Drawn once per
-// round (the room keeps the dialog across redraws, so a reader keeps their place in it).
+// round (the room keeps the dialog across redraws, so a reader keeps their place in it). The
+// same drawing of a round (`roundParts`) is every page of a game's album and of its replay.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
 import { cardImage, reasonsText, revealHeadline, sideName, sideRabbit, votesText } from "./parts.js";
 
-// ``last``: the round (a view's `last_round`); ``game``: the view it came with. The dialog, and
-// the line that says when it is your turn (empty, hidden, until the room fills it).
-export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
+// One revealed round (a view's `last_round`, or an album's round) in parts a screen arranges:
+// the clue, the sentence that says what scored, the cards with owners and tokens, the points.
+// ``game``: {mode, options, teams, tokens}; ``standIns``: the seats a bot played for this round;
+// ``size``: the rabbits' size (the cards fill their grid); ``animate``: cards flip in.
+export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [], animate = true, onCard = null }) {
   const party = game.mode === "party";
   const votersOf = (slot) => last.votes.flatMap((slots, voter) => slots.filter((s) => s === slot).map(() => voter));
   const rows = game.teams
     ? game.teams.map((seats, team) => ({ team, seats }))
     : last.points.map((_, seat) => ({ team: null, seats: [seat] }));
+  const cards = h(
+    "ol.reveal-cards",
+    { class: animate ? "" : "still" },
+    last.table.map((card, index) => {
+      const slot = index + 1;
+      const owner = last.owners[index];
+      const isTeller = card === last.storyteller_card && !party;
+      const voters = votersOf(slot);
+      const picture = cardImage(card, { width: 400 });
+      return h(
+        "li.reveal-card",
+        { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
+        onCard ? h("button.card-button", { type: "button", "aria-label": t("table.card_slot", { slot }), onclick: () => onCard(index) }, picture) : picture,
+        h("span.slot-number", {}, slot),
+        h(
+          "div.owner",
+          {},
+          rabbit(bySeat(owner)?.colour, nameOf(owner), { size }),
+          h("span.owner-name", {}, nameOf(owner)),
+          isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
+          last.red === slot ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
+        ),
+        h(
+          "div.voters",
+          { "aria-label": votesText(voters.length) },
+          voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: size - 2 })),
+          party ? h("span.vote-count", {}, votesText(voters.length)) : null,
+        ),
+      );
+    }),
+  );
+  const points = h(
+    "ul.points",
+    {},
+    rows.map((row, index) => {
+      const seatNumber = row.seats[0];
+      const name = sideName(row, nameOf);
+      const reasons = last.reasons?.[seatNumber] ? reasonsText(last.reasons[seatNumber]) : "";
+      const botPlayed = row.seats.filter((s) => standIns.includes(s));
+      return h(
+        "li",
+        { style: { "--delay": `${0.6 + index * 0.05}s` } },
+        h(
+          "span.points-line",
+          {},
+          sideRabbit(row, nameOf, bySeat, { size }),
+          h("span.points-name", {}, name),
+          h("strong.gain", {}, ` +${last.points[seatNumber]}`),
+          h("span.total", {}, ` → ${last.scores[seatNumber]}`),
+        ),
+        reasons ? h("span.reasons", {}, reasons) : null,
+        botPlayed.map((s) => h("span.reasons.stood-in", {}, t("album.bot_played_for", { name: nameOf(s) }))),
+      );
+    }),
+  );
+  return {
+    clue: h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
+    headline: h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
+    cards,
+    points,
+  };
+}
+
+// ``last``: the round (a view's `last_round`); ``game``: the view it came with. The dialog, and
+// the line that says when it is your turn (empty, hidden, until the room fills it).
+export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
+  const parts = roundParts(last, game, { nameOf, bySeat });
   const turn = h("p.reveal-turn", { role: "status", hidden: true });
   const dialog = h(
     "div.overlay",
@@ -22,75 +92,13 @@ export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
       "div.reveal",
       {},
       h("h2", {}, t("reveal.title_round", { round: last.round })),
-      h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
-      h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
+      parts.clue,
+      parts.headline,
       turn,
-      h(
-        "ol.reveal-cards",
-        {},
-        last.table.map((card, index) => {
-          const slot = index + 1;
-          const owner = last.owners[index];
-          const isTeller = card === last.storyteller_card && !party;
-          const voters = votersOf(slot);
-          return h(
-            "li.reveal-card",
-            { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
-            cardImage(card, { width: 400 }),
-            h("span.slot-number", {}, slot),
-            h(
-              "div.owner",
-              {},
-              rabbit(bySeat(owner)?.colour, nameOf(owner), { size: 22 }),
-              h("span.owner-name", {}, nameOf(owner)),
-              isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
-              last.red === slot ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
-            ),
-            h(
-              "div.voters",
-              { "aria-label": votesText(voters.length) },
-              voters.map((voter) => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 20 })),
-              party ? h("span.vote-count", {}, votesText(voters.length)) : null,
-            ),
-          );
-        }),
-      ),
-      h(
-        "ul.points",
-        {},
-        rows.map((row, index) => {
-          const seatNumber = row.seats[0];
-          const name = sideName(row, nameOf);
-          const reasons = last.reasons?.[seatNumber] ? reasonsText(last.reasons[seatNumber]) : "";
-          return h(
-            "li",
-            { style: { "--delay": `${0.6 + index * 0.05}s` } },
-            h(
-              "span.points-line",
-              {},
-              sideRabbit(row, nameOf, bySeat, { size: 22 }),
-              h("span.points-name", {}, name),
-              h("strong.gain", {}, ` +${last.points[seatNumber]}`),
-              h("span.total", {}, ` → ${last.scores[seatNumber]}`),
-            ),
-            reasons ? h("span.reasons", {}, reasons) : null,
-          );
-        }),
-      ),
-      h(
-        "div.reveal-actions",
-        {},
-        h(
-          "button.primary",
-          {
-            type: "button",
-            onclick: onClose,
-          },
-          t("reveal.continue"),
-        ),
-      ),
+      parts.cards,
+      parts.points,
+      h("div.reveal-actions", {}, h("button.primary", { type: "button", onclick: onClose }, t("reveal.continue"))),
     ),
   );
   return { dialog, turn };
 }
-

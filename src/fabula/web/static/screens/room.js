@@ -5,7 +5,7 @@
 import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { language, listText, t } from "../i18n.js";
-import { api, saveSeat, savedSeat, Table } from "../net.js";
+import { ApiError, api, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import {
   cardImage,
@@ -27,6 +27,7 @@ import {
 } from "./parts.js";
 import { picturesPanel, picturesShort, picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
+import { createAlbumView, createHistory, missedRounds, replayOverlay } from "./album.js";
 
 /** What a host can pick when adding a bot, in the server's order for the menu. */
 const BOT_LEVELS = CHOICES.bot_levels;
@@ -75,6 +76,12 @@ export function roomScreen(ctx, code, watch) {
     wasAwaited: false,
     swapPick: null, // teams lobby: the first player the host tapped to change places
     storySeen: sessionStorage.getItem(`fabula.story.${code}`) || "",
+    album: null, // the album view (game over, or a game of the history), kept across redraws
+    albumFor: null, // the game whose album the game over asked for
+    history: null, // the room's finished games (members only)
+    missed: null, // the rounds a player back at the table missed: {key, album, node}
+    closeReplay: null,
+    albumOpen: false, // the lobby shows the album a history entry opened
     botLevel: BOT_LEVELS.includes(localStorage.getItem("fabula.botLevel")) ? localStorage.getItem("fabula.botLevel") : CHOICES.default_bot_level,
   };
   const partnerOnly = () => ui.teamChat ?? ui.room?.settings.mode === "teams";
@@ -130,6 +137,86 @@ export function roomScreen(ctx, code, watch) {
     return sideOf(game, me()).seats.find((s) => s !== me());
   }
 
+  // ---------------------------------------------------------------- albums
+
+  const token = seat?.token ?? null;
+
+  // A game's album: a member asks over HTTP with the seat token; a spectator over the socket
+  // (the latest game only).
+  async function loadAlbum(number) {
+    if (token) return api(`/api/rooms/${code}/games/${number}`, undefined, { token });
+    const reply = await table.send("album", { game: null });
+    if (reply.type !== "album") throw new ApiError(reply.code || "unknown", reply.message || "");
+    return reply.album;
+  }
+
+  function albumView() {
+    if (!ui.album) {
+      ui.album = createAlbumView({
+        links: token
+          ? {
+              png: (album, round) => `/api/rooms/${code}/games/${album.number}/album.png?lang=${encodeURIComponent(language)}${round ? `&round=${round}` : ""}`,
+              token,
+              share: (album) => api(`/api/rooms/${code}/games/${album.number}/share`, {}, { token }),
+              filename: (album) => `fabula-${code}-${album.number}`,
+            }
+          : null,
+        onReplay: openReplay,
+      });
+    }
+    return ui.album;
+  }
+
+  function openReplay(album) {
+    ui.closeReplay?.();
+    ui.closeReplay = replayOverlay(album, ctx, { start: 0, playing: true });
+  }
+
+  function history() {
+    if (!token) return null;
+    if (!ui.history) {
+      ui.history = createHistory(code, token, {
+        onOpen: async (number) => {
+          const view = albumView();
+          try {
+            view.show(await loadAlbum(number), { keepPlace: false });
+          } catch {
+            return;
+          }
+          ui.albumOpen = true;
+          draw();
+          view.element.scrollIntoView({ behavior: "smooth", block: "start" });
+        },
+        onReplay: async (number) => {
+          try {
+            openReplay(await loadAlbum(number));
+          } catch {
+            /* the album is not there: nothing to replay */
+          }
+        },
+      });
+      ui.history.refresh();
+    }
+    return ui.history.element;
+  }
+
+  // At the end of a game: its album (asked once), and the history with it.
+  function followAlbum(room) {
+    if (room.status !== "over" || ui.albumFor === room.games_started) return;
+    const number = room.games_started;
+    ui.albumFor = number;
+    const view = albumView();
+    view.show(null);
+    loadAlbum(number)
+      .then((album) => {
+        if (ui.albumFor !== number) return;
+        if (album) view.show(album, { keepPlace: false });
+        else view.fail();
+      })
+      .catch(() => ui.albumFor === number && view.fail());
+    ui.history?.refresh();
+  }
+
   function onNewState() {
     const room = ui.room;
     markRabbits(room.members);
@@ -140,6 +227,8 @@ export function roomScreen(ctx, code, watch) {
       ui.hostNotice = { text, until: (room.game?.round ?? 0) + 1 };
     }
     ui.host = room.host;
+    followAlbum(room);
+    if (room.status === "playing") ui.albumFor = null;
     const game = room.game;
     if (!game) return;
     const key = `${room.games_started}:${game.round}:${game.phase}`;
@@ -435,6 +524,8 @@ export function roomScreen(ctx, code, watch) {
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       seats,
       teams,
+      room.games_started ? history() : null,
+      ui.albumOpen && ui.album?.album ? ui.album.element : null,
       room.you || room.settings.decks.includes("pictures")
         ? picturesPanel({
             room,
@@ -537,13 +628,30 @@ export function roomScreen(ctx, code, watch) {
       );
     };
     const away = moves.some((move) => move.because !== "time");
+    // the rounds missed, from the album of this game (asked again when another round is revealed)
+    const first = Math.min(...moves.map((move) => move.round));
+    const key = `${told}|${game.last_round?.round ?? 0}`;
+    if (token && ui.missed?.key !== key) {
+      const asked = { key, album: ui.missed?.album ?? null, node: null };
+      ui.missed = asked;
+      loadAlbum(room.games_started)
+        .then((album) => {
+          if (ui.missed !== asked) return;
+          asked.album = album;
+          asked.node = null;
+          draw();
+        })
+        .catch(() => {});
+    }
+    if (ui.missed?.album && !ui.missed.node) ui.missed.node = missedRounds(ui.missed.album, first) || h("div");
     return h(
       "section.story",
       { role: "status" },
       h("p", {}, h("strong", {}, away ? t("story.title") : t("story.title_time"))),
       h("ul", {}, moves.slice(-4).map(describe)),
+      ui.missed?.node ?? null,
       h(
-        "button.small",
+        "button",
         {
           type: "button",
           onclick: () => {
@@ -986,6 +1094,8 @@ export function roomScreen(ctx, code, watch) {
         : h("p.hint", {}, room.you ? t("over.rematch_wait") : t("over.watching")),
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
       hostLine(room),
+      albumView().element,
+      history(),
       h("p", {}, h("a", { href: "/", onclick: ctx.link("/") }, t("app.home"))),
       h("div.leave-row", {}, leaveButton(room)),
       chatPanel(room),
@@ -1054,6 +1164,9 @@ export function roomScreen(ctx, code, watch) {
       const last = ui.revealing;
       openReveal(last);
     }
+    ui.album?.redraw();
+    ui.history?.redraw();
+    if (ui.missed) ui.missed.node = null;
     draw();
   };
   describeCards(code).then(draw);
@@ -1061,5 +1174,7 @@ export function roomScreen(ctx, code, watch) {
     clearInterval(tick);
     table.close();
     closeReveal();
+    ui.closeReplay?.();
+    ui.album?.destroy();
   };
 }
