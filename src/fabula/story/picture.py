@@ -34,7 +34,7 @@ from PIL import Image, ImageDraw, ImageOps
 from fabula.rules.results import RoundResult
 
 from .album import Album
-from .fonts import ellipsis, font, width_of, wrap
+from .fonts import Font, ellipsis, font, width_of, wrap
 from .rabbits import LIGHT, hex_of, ink_on, marks
 from .words import Words
 
@@ -57,6 +57,7 @@ TITLE, HEADING, CLUE, BODY, SMALL = 52, 40, 40, 32, 28
 TOKEN = 46  # a voter's token: a dot with their mark
 CARD_GAP = 20
 STAR = "★"
+OPENING = "“‘「『"
 
 
 class TooTall(ValueError):
@@ -204,7 +205,10 @@ class _Page:
         """``text`` wrapped to ``width``, line under line, moving ``y`` below it."""
         face = font(self.layout.language, size, bold=bold)
         for line in wrap(text, face, width, lines=lines):
-            self.add(Text(x, self.y, line, size, bold, fill, round=round_number, what=what))
+            # an opening quote is a full-width glyph in the CJK faces, inked at its right: drawn
+            # from its ink, so a quoted clue lines up with the text around it instead of indenting
+            shift = _ink_left(face, line[0], size) if line[:1] in OPENING else 0
+            self.add(Text(x - shift, self.y, line, size, bold, fill, round=round_number, what=what))
             self.y += round(size * 1.35)
 
     def token(self, x: float, y: float, seat: int, diameter: int = TOKEN, round_number: int | None = None) -> None:
@@ -220,6 +224,12 @@ class _Page:
     def rule(self) -> None:
         self.add(Box((MARGIN, self.y, WIDTH - MARGIN, self.y + 3), fill=RULE))
         self.y += 3
+
+
+def _ink_left(face: Font, char: str, size: int) -> int:
+    """How far right of its origin ``char`` starts to ink (at most half the size)."""
+    ink = face.getmask(char).getbbox()
+    return min(ink[0], size // 2) if ink else 0
 
 
 def _team_of(album: Album) -> dict[int, int]:
