@@ -4,15 +4,21 @@ Drawing is two steps. `layout` places everything — texts, card pictures, dots,
 of plain items on a page 1080 pixels wide (a phone's screen at full width; no text smaller than
 28 pixels), without touching a picture; `draw` paints those items with Pillow. So the tests can
 read a layout (is every round's clue there? every player's points?) without decoding a PNG, and
-the pictures asked for are exactly the cards the layout placed: only cards laid on a table of a
-drawn round (`cards_needed`), never one from a hand or the deck.
+the pictures asked for are exactly the cards the layout placed (`cards_needed`): only cards laid
+on a table of a drawn round, never one from a hand or the deck.
 
-The page grows with the rounds, at full size (no scaling: text stays readable): a 6-player round
-is about 750 pixels tall, so 30 rounds make 1080 × 23 500 pixels (76 MB while drawn, ~125 MiB
-at the peak, ~1 s; benchmarks/album_png.py), 12 players' 20 rounds 27 600. A picture taller than
-`MAX_HEIGHT` is refused with `TooTall` once the layout shows it, before any pixel is drawn: the
-caller offers the rounds one by one instead (``round_number``), which chat apps show at a readable
-size anyway (they shrink a very tall picture to a narrow strip).
+The whole album tells the game as a story, a compact row per round under the head: the
+storyteller's card (one thumbnail: the other cards would be unreadable smudges at the size a row
+allows, and the round's own picture shows them), the round's number and storyteller, the clue (at
+most `CLUE_LINES` lines), who found the card (party: who chose it, and whose card the red token
+was on) and each side's points as chips. A row is about 220 pixels at 6 seats and 270 at 12 (two
+lines of chips), so 30 rounds of 6 make 1080 × 8 000 pixels (~0.35 s, ~55 MiB at the peak; 1.6 MB)
+and a party of 12 seats' two cycles 8 000 too (benchmarks/album_png.py); 60 rounds of 12 seats,
+every clue as long as a clue can be, 29 700. One round (``round_number``) is drawn in detail: every
+card with its number, owner and the tokens on it, and every side's points and total. A picture
+taller than `MAX_HEIGHT` is refused with `TooTall` once the layout shows it, before any pixel is
+drawn: a guard for games longer than any real one (hundreds of rounds), whose caller can still
+offer the rounds one by one.
 
 >>> from fabula.story import Album
 >>> album = Album(number=1, mode="odyssey", options={}, players=[], teams=None, started_at=0.0)
@@ -42,7 +48,7 @@ WIDTH = 1080
 MARGIN = 40
 INNER = WIDTH - 2 * MARGIN
 #: the tallest picture drawn (1080 × 32 000 × 3 bytes: 104 MB while it is painted, ~170 MiB at
-#: the peak); 30 rounds of 6 players fit, 30 of 12 do not
+#: the peak); a guard: 60 compact rounds of 12 seats with the longest clues make 29 700
 MAX_HEIGHT = 32_000
 
 PAGE = "#FBF8F1"
