@@ -9,14 +9,17 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def test_a_short_album_png_run() -> None:
+def test_a_short_album_png_run(tmp_path: Path) -> None:
     sys.path.insert(0, str(BENCHMARKS))
     album_png = importlib.import_module("album_png")
-    figures = album_png.main(["--players=3", "--rounds=2", "--runs=2", "--language=zh-Hans"])
-    assert figures["rounds"] == 2
-    assert figures["size"][0] == 1080
-    assert figures["round_size"][0] == 1080
-    assert figures["round_size"][1] < figures["size"][1]
-    assert len(figures["seconds"]) == 2
-    assert all(seconds > 0 for seconds in figures["seconds"])
-    assert figures["png_kib"] > figures["round_png_kib"] > 0
+    argv = ["--players=3", "--rounds=2", "--runs=2", "--language=zh-Hans", "--party-players=6", "--party-rounds=2"]
+    figures = album_png.main([*argv, f"--out={tmp_path}"])
+    for found, rounds in ((figures, 2), (figures["party"], 2)):
+        assert found["rounds"] == rounds
+        assert found["size"][0] == found["round_size"][0] == 1080
+        assert len(found["seconds"]) == 2
+        assert all(seconds > 0 for seconds in found["seconds"])
+        assert found["png_kib"] > 0
+        assert found["round_png_kib"] > 0
+    # the whole albums and a round of each, to look at
+    assert len(list(tmp_path.glob("*.png"))) == 4

@@ -1,6 +1,8 @@
 """An album's picture, for random games of every mode: a PNG 1080 pixels wide whose layout holds
-every round drawn (its clue, storyteller, cards and everyone's points), whose pictures are looked
-up only for cards laid on a drawn round's table, in Chinese too, and without the fonts it prefers."""
+every round drawn — in the whole album a compact row (its clue, storyteller, the storyteller's card,
+who found it and everyone's points), in a round's own picture every card with its owner and votes —
+whose pictures are looked up only for the cards it draws (`cards_needed`, all laid on a drawn
+round's table), in Chinese too, without the fonts it prefers, and for the longest games."""
 
 from __future__ import annotations
 
@@ -19,17 +21,24 @@ from hypothesis import strategies as st
 from PIL import Image, ImageDraw, ImageFont
 
 import fabula.web
+from fabula.bots.random_player import random_action
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckLibrary
 from fabula.cards.original import original_deck
-from fabula.rules import MODES, numbered_deck
+from fabula.rules import MODES, Phase, numbered_deck
+from fabula.rules.results import RoundResult
+from fabula.server.entries import Acted, Created, Joined, RoomSettings, Started
+from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 from fabula.story import Album, picture
 from fabula.story import fonts as fonts_module
 from fabula.story.fonts import font
 from fabula.story.picture import (
-    INNER,
+    CLUE_LINES,
     MARGIN,
+    MAX_HEIGHT,
+    ROW_CLUE,
+    THUMB_W,
     WIDTH,
     Layout,
     Text,
@@ -92,17 +101,29 @@ def bare(text: str) -> str:
 
 
 def check_layout(album: Album, page: Layout, language: str, round_number: int | None = None) -> None:
-    """Every drawn round is in ``page``: its title, storyteller, clue, cards in slot order and each
-    side's points and total; nothing left-aligned runs past the right margin."""
+    """Every drawn round is in ``page``: its title, storyteller and clue; in a round's picture its
+    cards in slot order, each with its owner and votes, and each side's points and total; in the
+    whole album the storyteller's card, its finders and each side's points. Nothing left-aligned
+    runs past the right margin."""
     say = Words(language)
     drawn = [r for r in album.rounds if round_number is None or r.round == round_number]
-    assert page.cards() == [card for result in drawn for card in result.table]
+    if round_number is None:
+        assert page.cards() == [result.storyteller_card for result in drawn]
+    else:
+        assert page.cards() == [card for result in drawn for card in result.table]
     for result in drawn:
         number = result.round
         assert page.texts("round", number) == [say("reveal.title_round", round=number)]
         teller = album.players[result.storyteller].name
         assert bare(teller) in bare("".join(page.texts("storyteller", number)))
-        assert bare("".join(page.texts("clue", number))) == bare(say("png.clue", clue=result.clue))
+        clue, lines = bare(say("png.clue", clue=result.clue)), page.texts("clue", number)
+        if round_number is None and len(lines) == CLUE_LINES and lines[-1].endswith("…"):
+            assert clue.startswith(bare("".join(lines))[:-1])  # a very long clue: its first lines
+        else:
+            assert bare("".join(lines)) == clue
+        if round_number is None:
+            check_row(album, page, result, say)
+            continue
         expected = [
             say("png.points", points=f"+{result.points[side[0]]}", total=result.scores[side[0]])
             for side in sides(album)
@@ -119,6 +140,25 @@ def check_layout(album: Album, page: Layout, language: str, round_number: int | 
     assert page.height > 0
 
 
+def check_row(album: Album, page: Layout, result: RoundResult, say: Words) -> None:
+    """A round's compact row: who found the storyteller's card, each side's "+N", the red token."""
+    number = result.round
+    assert page.texts("points", number) == [f"+{result.points[side[0]]}" for side in sides(album)]
+    found = list(dict.fromkeys(result.finders))
+    # the storyteller's token, the finders', and each side's in its chip
+    assert len(page.texts("mark", number)) == 1 + len(found) + sum(len(side) for side in sides(album))
+    labels = {"png.found", "png.found_nobody", "png.found_everyone", "png.chosen", "png.chosen_nobody"}
+    assert page.texts("found", number)[0] in {say(label) for label in labels}
+    if not found:
+        assert page.texts("found", number)[0] in {say("png.found_nobody"), say("png.chosen_nobody")}
+    red = page.texts("red", number)
+    assert len(red) == (result.red is not None)
+    if result.red is not None:
+        owner = album.players[result.owners[result.red - 1]].name
+        said = say("png.red_on", name=owner)
+        assert red[0] == said or (red[0].endswith("…") and said.startswith(red[0][:-1]))  # (a long name: cut)
+
+
 @pytest.mark.parametrize("mode", MODES)
 @examples(3)
 @given(st.data())
@@ -132,13 +172,15 @@ def test_every_mode_renders_every_round_and_asks_only_for_table_cards(mode: str,
     room, _ = played_room(mode, seats, options, data.draw(st.integers(0, 2**40)), rng, games=1)
     album = room.albums[0]
     language = data.draw(st.sampled_from(["en", "zh-Hant", "zh-Hans"]))
-    laid = [card for result in album.rounds for card in result.table]
+    told = [result.storyteller_card for result in album.rounds]
 
-    assert cards_needed(album) == list(dict.fromkeys(laid))
+    assert cards_needed(album) == list(dict.fromkeys(told))
+    assert all(result.storyteller_card in result.table for result in album.rounds)  # a table's card
     pictures = Watched(plain_pictures())
     whole = decoded(render_album(album, pictures, language=language))
     assert whole.width == WIDTH
-    assert sorted(pictures.asked) == sorted(laid)  # each laid card once per table it was on
+    assert sorted(pictures.asked) == sorted(told)  # the storyteller's card of each row, no other
+    assert list(dict.fromkeys(pictures.asked)) == cards_needed(album)
     check_layout(album, layout(album, language=language), language)
 
     if album.rounds:
@@ -147,8 +189,7 @@ def test_every_mode_renders_every_round_and_asks_only_for_table_cards(mode: str,
         pictures = Watched(plain_pictures())
         one = decoded(render_album(album, pictures, language=language, round_number=result.round))
         assert one.width == WIDTH
-        assert one.height < whole.height
-        assert pictures.asked == list(result.table)
+        assert pictures.asked == list(result.table) == cards_needed(album, result.round)
         check_layout(album, layout(album, language=language, round_number=result.round), language, result.round)
 
 
@@ -205,9 +246,15 @@ def test_chinese_renders(language: str, title: str) -> None:
     page = layout(album, language=language)
     check_layout(album, page, language)
     assert page.texts("round", 1) == [title]
-    assert len(page.texts("clue", 1)) > 3  # the 200 characters, wrapped to the width
-    assert all(font(language, 40, bold=True).getlength(line) <= INNER for line in page.texts("clue", 1))
+    lines = page.texts("clue", 1)
+    assert len(lines) == CLUE_LINES
+    assert lines[-1].endswith("…")
+    column = WIDTH - MARGIN - (MARGIN + THUMB_W + 28)
+    assert all(font(language, ROW_CLUE, bold=True).getlength(line) <= column for line in lines)
     assert decoded(render_album(album, plain_pictures(), language=language)).width == WIDTH
+    one = layout(album, language=language, round_number=1)  # the round's own picture: all of it
+    check_layout(album, one, language, 1)
+    assert len(one.texts("clue", 1)) > CLUE_LINES
 
 
 @pytest.mark.skipif(not (fonts_module.NOTO / "NotoSansCJK-Regular.ttc").exists(), reason="no CJK font here")
@@ -271,3 +318,63 @@ def test_the_rabbits_are_the_clients() -> None:
     }
     assert client == RABBITS
     assert list(RABBITS) == list(COLOURS)
+
+
+def full_album(mode: str, seats: int, seed: int, **options: object) -> Album:
+    """A game of random moves played to its end (no host ending it early)."""
+    rng = random.Random(seed)
+    room = Room("LONG")
+    room.apply(Created(at=0.0, settings=RoomSettings(mode=mode, options=dict(options))))
+    for member in range(seats):
+        room.apply(
+            Joined(at=1.0, member=member, name=f"P{member}", colour=COLOURS[member], token_hash=f"h{member}", bot=None)
+        )
+    room.apply(Started(at=2.0, seed=seed, seating=room.default_seating(), deck=list(DECK)))
+    game = room.game
+    assert game is not None
+    at = 2.0
+    while game.phase is not Phase.OVER:
+        at += 1.0
+        seat = rng.choice(game.awaiting)
+        move = random_action(game, seat, rng)
+        room.apply(Acted(at=at, member=room.seating[seat], action=move.to_json(), auto=False, because=None))
+    return room.albums[-1]
+
+
+@pytest.mark.parametrize(("mode", "seats", "cycles"), [("party", 12, 2), ("teams", 12, 3), ("party", 12, 4)])
+def test_long_party_and_team_games_render_whole(mode: str, seats: int, cycles: int) -> None:
+    album = full_album(mode, seats, 7, storyteller_cycles=cycles)
+    assert len(album.rounds) == seats * cycles
+    assert album.finished
+    page = layout(album)
+    check_layout(album, page, "en")
+    assert page.height <= MAX_HEIGHT
+    # a row of 12 seats (two lines of chips) stays about 270 pixels
+    assert page.height < 1700 + 280 * len(album.rounds)
+    pictures = Watched(plain_pictures())
+    image = decoded(render_album(album, pictures))
+    assert image.size == (WIDTH, page.height)
+    assert list(dict.fromkeys(pictures.asked)) == cards_needed(album)
+
+
+def test_a_long_odyssey_at_three_renders_whole() -> None:
+    album = full_album("odyssey", 3, 3, target_score=100)  # (30 is the default; a long game all the same)
+    assert len(album.rounds) >= 40
+    page = layout(album, language="zh-Hans")
+    check_layout(album, page, "zh-Hans")
+    assert decoded(render_album(album, plain_pictures(), language="zh-Hans")).height == page.height <= MAX_HEIGHT
+
+
+def test_sixty_rounds_of_twelve_with_the_longest_clues_fit() -> None:
+    """The worst row there is (12 seats, a 200-character clue, the red token), 60 times."""
+    album = full_album("party", 12, 5, storyteller_cycles=1)
+    clue = "月亮下面的兔子在跳舞，" * 18 + "到天亮"
+    rounds = [dataclasses.replace(album.rounds[k % len(album.rounds)], round=k + 1, clue=clue[:200]) for k in range(60)]
+    names = ["Alexandrina Konstantinopoulou"] * 12
+    players = [msgspec.structs.replace(p, name=names[p.seat]) for p in album.players]
+    album = msgspec.structs.replace(album, rounds=rounds, players=players)
+    for language in ("en", "zh-Hant"):
+        page = layout(album, language=language)
+        check_layout(album, page, language)
+        assert page.height <= MAX_HEIGHT
+    assert decoded(render_album(album, plain_pictures(), language="zh-Hant")).width == WIDTH

@@ -4,15 +4,21 @@ Drawing is two steps. `layout` places everything — texts, card pictures, dots,
 of plain items on a page 1080 pixels wide (a phone's screen at full width; no text smaller than
 28 pixels), without touching a picture; `draw` paints those items with Pillow. So the tests can
 read a layout (is every round's clue there? every player's points?) without decoding a PNG, and
-the pictures asked for are exactly the cards the layout placed: only cards laid on a table of a
-drawn round (`cards_needed`), never one from a hand or the deck.
+the pictures asked for are exactly the cards the layout placed (`cards_needed`): only cards laid
+on a table of a drawn round, never one from a hand or the deck.
 
-The page grows with the rounds, at full size (no scaling: text stays readable): a 6-player round
-is about 750 pixels tall, so 30 rounds make 1080 × 23 500 pixels (76 MB while drawn, ~125 MiB
-at the peak, ~1 s; benchmarks/album_png.py), 12 players' 20 rounds 27 600. A picture taller than
-`MAX_HEIGHT` is refused with `TooTall` once the layout shows it, before any pixel is drawn: the
-caller offers the rounds one by one instead (``round_number``), which chat apps show at a readable
-size anyway (they shrink a very tall picture to a narrow strip).
+The whole album tells the game as a story, a compact row per round under the head: the
+storyteller's card (one thumbnail: the other cards would be unreadable smudges at the size a row
+allows, and the round's own picture shows them), the round's number and storyteller, the clue (at
+most `CLUE_LINES` lines), who found the card (party: who chose it, and whose card the red token
+was on) and each side's points as chips. A row is about 220 pixels at 6 seats and 270 at 12 (two
+lines of chips), so 30 rounds of 6 make 1080 × 8 000 pixels (~0.35 s, ~55 MiB at the peak; 1.6 MB)
+and a party of 12 seats' two cycles 8 000 too (benchmarks/album_png.py); 60 rounds of 12 seats,
+every clue as long as a clue can be, 29 700. One round (``round_number``) is drawn in detail: every
+card with its number, owner and the tokens on it, and every side's points and total. A picture
+taller than `MAX_HEIGHT` is refused with `TooTall` once the layout shows it, before any pixel is
+drawn: a guard for games longer than any real one (hundreds of rounds), whose caller can still
+offer the rounds one by one.
 
 >>> from fabula.story import Album
 >>> album = Album(number=1, mode="odyssey", options={}, players=[], teams=None, started_at=0.0)
@@ -34,7 +40,7 @@ from PIL import Image, ImageDraw, ImageOps
 from fabula.rules.results import RoundResult
 
 from .album import Album
-from .fonts import ellipsis, font, width_of, wrap
+from .fonts import Font, ellipsis, font, width_of, wrap
 from .rabbits import LIGHT, hex_of, ink_on, marks
 from .words import Words
 
@@ -42,7 +48,7 @@ WIDTH = 1080
 MARGIN = 40
 INNER = WIDTH - 2 * MARGIN
 #: the tallest picture drawn (1080 × 32 000 × 3 bytes: 104 MB while it is painted, ~170 MiB at
-#: the peak); 30 rounds of 6 players fit, 30 of 12 do not
+#: the peak); a guard: 60 compact rounds of 12 seats with the longest clues make 29 700
 MAX_HEIGHT = 32_000
 
 PAGE = "#FBF8F1"
@@ -57,6 +63,7 @@ TITLE, HEADING, CLUE, BODY, SMALL = 52, 40, 40, 32, 28
 TOKEN = 46  # a voter's token: a dot with their mark
 CARD_GAP = 20
 STAR = "★"
+OPENING = "“‘「『"
 
 
 class TooTall(ValueError):
@@ -158,8 +165,12 @@ def _drawn_rounds(album: Album, round_number: int | None) -> list[RoundResult]:
 
 def cards_needed(album: Album, round_number: int | None = None) -> list[str]:
     """The cards whose pictures `render_album` will ask for: those laid on the tables of the rounds
-    drawn (every round, or ``round_number``), each once, in the order they appear."""
-    return list(dict.fromkeys(card for result in _drawn_rounds(album, round_number) for card in result.table))
+    drawn, each once, in the order they appear: a round's whole table for ``round_number``, the
+    storyteller's card of every round for the whole album (its compact rows show no other)."""
+    drawn = _drawn_rounds(album, round_number)
+    if round_number is None:
+        return list(dict.fromkeys(result.storyteller_card for result in drawn))
+    return list(dict.fromkeys(card for result in drawn for card in result.table))
 
 
 # ---------------------------------------------------------------- placing things
@@ -200,7 +211,10 @@ class _Page:
         """``text`` wrapped to ``width``, line under line, moving ``y`` below it."""
         face = font(self.layout.language, size, bold=bold)
         for line in wrap(text, face, width, lines=lines):
-            self.add(Text(x, self.y, line, size, bold, fill, round=round_number, what=what))
+            # an opening quote is a full-width glyph in the CJK faces, inked at its right: drawn
+            # from its ink, so a quoted clue lines up with the text around it instead of indenting
+            shift = _ink_left(face, line[0], size) if line[:1] in OPENING else 0
+            self.add(Text(x - shift, self.y, line, size, bold, fill, round=round_number, what=what))
             self.y += round(size * 1.35)
 
     def token(self, x: float, y: float, seat: int, diameter: int = TOKEN, round_number: int | None = None) -> None:
@@ -216,6 +230,12 @@ class _Page:
     def rule(self) -> None:
         self.add(Box((MARGIN, self.y, WIDTH - MARGIN, self.y + 3), fill=RULE))
         self.y += 3
+
+
+def _ink_left(face: Font, char: str, size: int) -> int:
+    """How far right of its origin ``char`` starts to ink (at most half the size)."""
+    ink = face.getmask(char).getbbox()
+    return min(ink[0], size // 2) if ink else 0
 
 
 def _team_of(album: Album) -> dict[int, int]:
@@ -434,6 +454,130 @@ def _points(page: _Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     page.y += math.ceil(len(sides) / 2) * row + 30
 
 
+# ---------------------------------------------------------------- the whole album's rounds, compact
+
+THUMB_W, THUMB_H = 120, 180  # the storyteller's card in a round's row
+CHIP = 40  # the height of a side's chip of points, and the diameter of a token in a row
+ROW_TOKEN = 36
+ROW_CLUE = 34
+#: a clue takes at most this many lines in a row (the round's own picture shows it whole): so a
+#: row stays under ~450 pixels whatever its clue, and 60 rounds of 12 fit under `MAX_HEIGHT`
+CLUE_LINES = 5
+CHIP_FILL = "#EFE9DD"
+
+
+def _chip_width(page: _Page, sides: Sequence[Sequence[int]]) -> float:
+    """One width for every chip of the album (the widest a side needs): chips line up in columns
+    from round to round, so a reader follows a player down the page."""
+    bold = font(page.layout.language, SMALL, bold=True)
+    best = max((max(result.points, default=0) for result in page.album.rounds), default=0)
+    text = max(width_of(f"+{points}", bold) for points in (best, 8))
+    members = max((len(side) for side in sides), default=1)
+    return 6 + members * (ROW_TOKEN + 4) + 4 + text + 12
+
+
+def _compact_round(page: _Page, result: RoundResult, chip: float) -> None:
+    """One round in a row: the storyteller's card at the left; at its right the round's number and
+    storyteller, the clue, who found the card (party: who chose it, and the red token), and each
+    side's points this round as a chip (its tokens and "+N")."""
+    say, number = page.say, result.round
+    language = page.layout.language
+    page.rule()
+    top = page.y + 18
+    page.add(Box((MARGIN - 4, top - 4, MARGIN + THUMB_W + 4, top + THUMB_H + 4), outline=GOLD, width=4, radius=12))
+    page.add(Card(MARGIN, round(top), THUMB_W, THUMB_H, result.storyteller_card, number))
+    left = MARGIN + THUMB_W + 28
+    width = WIDTH - MARGIN - left
+    # the round and its storyteller, on one line
+    middle = top + 20
+    title = say("reveal.title_round", round=number)
+    heading = font(language, BODY, bold=True)
+    page.add(Text(left, middle, title, BODY, True, MUTED, "lm", number, "round"))
+    x = left + width_of(title, heading) + 20
+    page.token(x + ROW_TOKEN / 2, middle, result.storyteller, ROW_TOKEN, number)
+    x += ROW_TOKEN + 10
+    name = ellipsis(page.name(result.storyteller), font(language, BODY), WIDTH - MARGIN - x)
+    page.add(Text(x, middle, name, BODY, False, INK, "lm", number, "storyteller"))
+    page.y = top + 46
+    page.text(
+        say("png.clue", clue=result.clue),
+        ROW_CLUE,
+        bold=True,
+        width=width,
+        x=left,
+        what="clue",
+        round_number=number,
+        lines=CLUE_LINES,
+    )
+    page.y += 4
+    _finders(page, result, left)
+    _chips(page, result, left, chip)
+    page.y = max(page.y, top + THUMB_H + 4) + 18
+
+
+def _finders(page: _Page, result: RoundResult, left: float) -> None:
+    """Who found the storyteller's card, as their tokens (party: who chose it; it scores as any other
+    image there); and in party whose card the red token was on."""
+    say, number = page.say, result.round
+    small = font(page.layout.language, SMALL)
+    middle = page.y + CHIP / 2
+    party = result.red is not None or page.album.mode == "party"
+    found = [seat for seat in dict.fromkeys(result.finders) if seat != result.storyteller or party]
+    everyone = bool(found) and not party and set(found) >= set(result.voters) - {result.storyteller}
+    if not found:
+        label = say("png.chosen_nobody") if party else say("png.found_nobody")
+    elif everyone:
+        label = say("png.found_everyone")
+    else:
+        label = say("png.chosen") if party else say("png.found")
+    page.add(Text(left, middle, label, SMALL, False, MUTED, "lm", number, "found"))
+    x = left + width_of(label, small) + 12
+    for seat in found:
+        if x + ROW_TOKEN > WIDTH - MARGIN:  # (cannot happen with 12 seats; a guard for odd records)
+            break
+        page.token(x + ROW_TOKEN / 2, middle, seat, ROW_TOKEN, number)
+        x += ROW_TOKEN + 4
+    if result.red is not None and 1 <= result.red <= len(result.owners):
+        # the red token on the same line if it fits there, else under it
+        owner = result.owners[result.red - 1]
+        bold = font(page.layout.language, SMALL, bold=True)
+        text = ellipsis(say("png.red_on", name=page.name(owner)), bold, WIDTH - MARGIN - left - 32)
+        wide = width_of(text, bold) + 32
+        if x + 20 + wide > WIDTH - MARGIN:
+            page.y += CHIP + 6
+            x = left
+        else:
+            x += 20
+        middle = page.y + CHIP / 2
+        page.add(Box((x, page.y, x + wide, page.y + CHIP), fill=RED, radius=CHIP // 2))
+        page.add(Text(x + 16, middle, text, SMALL, True, "#FFFFFF", "lm", number, "red"))
+    page.y += CHIP + 6
+
+
+def _chips(page: _Page, result: RoundResult, left: float, chip: float) -> None:
+    """Each side's points this round: a chip per side, in seat order, wrapping at the margin."""
+    number = result.round
+    columns = max(1, int((WIDTH - MARGIN - left + 8) // (chip + 8)))
+    sides = _sides(page.album)
+    for k, side in enumerate(sides):
+        row, column = divmod(k, columns)
+        x = left + column * (chip + 8)
+        y = page.y + row * (CHIP + 8)
+        gained = result.points[side[0]] if side[0] < len(result.points) else 0
+        page.add(Box((x, y, x + chip, y + CHIP), fill=CHIP_FILL, radius=CHIP // 2))
+        tx = x + 6
+        for member in side:
+            page.token(tx + ROW_TOKEN / 2, y + CHIP / 2, member, ROW_TOKEN, number)
+            tx += ROW_TOKEN + 4
+        page.add(
+            Text(
+                tx + 4, y + CHIP / 2, f"+{gained}", SMALL, gained > 0, INK if gained else MUTED, "lm", number, "points"
+            )
+        )
+    rows = math.ceil(len(sides) / columns)
+    page.y += rows * (CHIP + 8) - 8
+
+
 def layout(album: Album, *, language: str = "en", round_number: int | None = None) -> Layout:
     """Where everything of the picture goes (`TooTall` if the page would pass `MAX_HEIGHT`)."""
     page = _Page(album, language)
@@ -445,8 +589,12 @@ def layout(album: Album, *, language: str = "en", round_number: int | None = Non
         page.text(f"{say(f'mode.{album.mode}')} · {say('png.game_number', number=album.number)}", BODY, fill=MUTED)
         page.y += 16
     stand_ins = {k + 1: seats for k, seats in enumerate(album.stand_ins)}
+    chip = _chip_width(page, _sides(album))
     for result in drawn:
-        _round(page, result, stand_ins.get(result.round, []))
+        if round_number is None:
+            _compact_round(page, result, chip)
+        else:
+            _round(page, result, stand_ins.get(result.round, []))
         if page.y > MAX_HEIGHT:
             raise TooTall(f"The album is taller than {MAX_HEIGHT} pixels by round {result.round}; draw it by rounds.")
     page.layout.height = math.ceil(page.y + MARGIN - 30)
