@@ -150,6 +150,50 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     expect(board.locator(".replay-where")).to_contain_text("Round 2 of 3")
 
 
+def chart_labels_outside(page: Page, within: str) -> list[str]:
+    """The score chart's labels under ``within`` that run past the chart's right edge (cut off)."""
+    found: list[str] = page.evaluate(
+        """(within) => [...document.querySelectorAll(`${within} svg.score-chart .chart-label`)]
+            .filter((label) => { const box = label.getBBox();
+                return box.x + box.width > label.ownerSVGElement.viewBox.baseVal.width + 0.5; })
+            .map((label) => label.textContent)""",
+        within,
+    )
+    return found
+
+
+def test_seven_seats_the_chart_names_fit_the_phone_and_the_tvs_cards_fit_the_screen(players: Players) -> None:
+    """Play-test of issue 17: the labels of long names ran past the chart ("Dark green… 1" for
+    14); on the TV seven cards in two rows ran under the controls (their owners cut off)."""
+    quick = {"first_storyteller": 0, "storyteller_cycles": 1}
+    phone, code = alone_with_bots(players, "Bartholomew-Alexander", 6, options=quick)
+    play_until([phone], lambda: game_over(phone), timeout=90)
+    album = phone.locator(".game-over .album")
+    expect(album.locator("svg.score-chart .chart-line")).to_have_count(7)
+    assert not chart_labels_outside(phone, ".game-over .album"), "every name and score inside the chart"
+    labels = album.locator(".chart-label").all_text_contents()
+    assert all(re.search(r" \d+$", label) for label in labels), labels  # (each with its score)
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    board = tv.locator(".board-replay .replay")
+    expect(board.locator(".replay-where")).to_have_text("Final scores")
+    assert not chart_labels_outside(tv, ".board-replay")
+    board.get_by_role("button", name=re.compile("Pause")).click()
+    board.get_by_role("button", name="Previous round").click()
+    expect(board.locator(".reveal-card")).to_have_count(7)
+    assert not chart_labels_outside(tv, ".board-replay")
+    tv.wait_for_timeout(1500)  # the cards turn over
+    # every card with its owner and tokens inside the cards' area (none under the controls)
+    below: list[str] = tv.evaluate(
+        """() => { const area = document.querySelector(".replay-cards").getBoundingClientRect();
+            return [...document.querySelectorAll(".replay-cards .reveal-card")]
+                .filter((card) => card.getBoundingClientRect().bottom > area.bottom + 1)
+                .map((card) => card.textContent); }"""
+    )
+    assert not below, below
+    shot(tv, "tv-seven-cards")
+
+
 def too_small(page: Page, within: str) -> list[str]:
     """The elements under ``within`` whose own text is set under 24 px (a rabbit's initial is its icon)."""
     found: list[str] = page.evaluate(
