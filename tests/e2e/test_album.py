@@ -293,26 +293,32 @@ def test_a_player_back_after_two_rounds_sees_the_rounds_they_missed(players: Pla
     add_bots(host, 1)
     start_game(host, [fay])
     context = fay.context
-    fay.close()  # Fay closes her tab: a bot plays for her in rounds 1 and 2
+    fay.close()  # Fay closes her tab: a bot plays for her in rounds 1, 2 and 3
     round_now = host.locator(".table-head .round")
-    play_until([host], lambda: round_now.inner_text() == "Round 3" and not host.locator(".overlay").count(), timeout=60)
+    play_until([host], lambda: round_now.inner_text() == "Round 4" and not host.locator(".overlay").count(), timeout=60)
     back = context.new_page()
     back.set_viewport_size({"width": PHONE_360[0], "height": PHONE_360[1]})
     back.goto(f"{quick_grace.url}/room/{code}")
     story = back.locator(".story")
     expect(story).to_contain_text("While you were away, a bot played for you")
     missed = story.locator(".missed-round")
-    expect(missed).to_have_count(2)
+    expect(missed).to_have_count(3)
     expect(missed.nth(0).locator("h4")).to_have_text("Round 1")
     expect(missed.nth(1).locator("h4")).to_have_text("Round 2")
     # three players: two cards each but the storyteller (Mara in round 1, Fay's bot in round 2)
-    for index, fays in enumerate([2, 1]):
+    for index, fays in enumerate([2, 1, 2]):
         expect(missed.nth(index).locator(".reveal-card")).to_have_count(5)
         expect(missed.nth(index).locator(".points li")).to_have_count(3)
         expect(missed.nth(index).locator(".owner-name", has_text="Fay")).to_have_count(fays)
     expect(missed.nth(0).locator(".reveal-clue")).to_have_text("Mara's clue: “A long journey”")
     expect(missed.nth(1).locator(".reveal-clue")).to_contain_text("Fay's clue")
     expect(story).to_contain_text("A bot played for Fay")
+    # what the bot did, a line for each of the three rounds (five moves: none left out)
+    moves = story.locator(".story-moves li")
+    expect(moves).to_have_count(3)
+    expect(moves.nth(0)).to_contain_text("Round 1: played, voted for card")
+    expect(moves.nth(1)).to_contain_text("Round 2: ")
+    expect(moves.nth(2)).to_contain_text("Round 3: played, voted for card")
     story.scroll_into_view_if_needed()
     shot(back, "phone-missed-rounds")
     assert back.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
