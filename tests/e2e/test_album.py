@@ -191,6 +191,14 @@ def test_seven_seats_the_chart_names_fit_the_phone_and_the_tvs_cards_fit_the_scr
                 .map((card) => card.textContent); }"""
     )
     assert not below, below
+    # the storyteller's tag stays in its card's column (at 24 px it is wider than a narrow card)
+    wider: list[str] = tv.evaluate(
+        """() => [...document.querySelectorAll(".replay-cards .tag-inline")].filter((tag) => {
+                const card = tag.closest(".reveal-card").getBoundingClientRect();
+                const box = tag.getBoundingClientRect();
+                return box.left < card.left - 1 || box.right > card.right + 1; }).map((tag) => tag.textContent)"""
+    )
+    assert not wider, wider
     shot(tv, "tv-seven-cards")
 
 
