@@ -83,6 +83,14 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     with phone.expect_download() as download:
         album.get_by_role("button", name="Download this round").click()
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a game too long for one picture (the server refuses it): the page says what to do instead
+    # of "try again in a moment"
+    too_tall = {"error": {"code": "album_too_tall", "message": "take it a round at a time"}}
+    whole = re.compile(r"/games/\d+/album\.png\?lang=en$")
+    phone.route(whole, lambda route: route.fulfill(status=400, json=too_tall))
+    album.get_by_role("button", name="Download as a picture").click()
+    expect(album.locator(".album-tools .download-note")).to_contain_text("a round at a time (“Download this round”)")
+    phone.unroute(whole)
 
     # The share link: shown as text to copy, and it opens in a browser without a seat.
     album.get_by_role("button", name="Share link").click()

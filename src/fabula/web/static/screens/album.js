@@ -200,7 +200,11 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
 // as a download.
 async function downloadPicture(url, token, filename) {
   const response = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) throw new Error(`http_${response.status}`);
+  if (!response.ok) {
+    const error = new Error(`http_${response.status}`);
+    error.code = (await response.json().catch(() => null))?.error?.code; // album_too_tall, …
+    throw error;
+  }
   const blob = await response.blob();
   const link = h("a", { href: URL.createObjectURL(blob), download: filename, hidden: true });
   document.body.append(link);
@@ -224,8 +228,9 @@ function downloadButton(label, { url, token, filename, small = false }) {
         try {
           await downloadPicture(url(), token, filename());
           note.textContent = "";
-        } catch {
-          note.textContent = t("album.download_failed");
+        } catch (error) {
+          // a game too long for one picture is so every time: say what to do instead
+          note.textContent = error.code === "album_too_tall" ? t("album.too_tall") : t("album.download_failed");
         }
         button.disabled = false;
       },
