@@ -266,6 +266,22 @@ def test_party_album_in_chinese_shows_the_red_token_and_the_picture_asks_in_that
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
 
 
+def test_a_game_the_host_ended_after_one_round_has_its_album_its_link_and_one_round(players: Players) -> None:
+    phone, code = alone_with_bots(players, "Mara", 2, options={"first_storyteller": 0, "storyteller_cycles": 3})
+    round_now = phone.locator(".table-head .round")
+    play_until([phone], lambda: round_now.inner_text() == "Round 2" and not phone.locator(".overlay").count())
+    phone.get_by_role("button", name="End the game now").click()
+    phone.get_by_role("button", name="End the game", exact=True).click()
+    album = phone.locator(".game-over .album")
+    expect(album.locator(".album-where")).to_have_text("Round 1 of 1")
+    expect(album).to_contain_text("The host ended this game early")
+    album.get_by_role("button", name="Share link").click()
+    expect(album.locator(".share-url")).to_have_value(re.compile(rf"/album/{code}/[A-Za-z0-9_-]+$"))
+    # "1 round", not "1 rounds" (play-test of issue 17)
+    expect(phone.locator(".history-when")).to_contain_text("· 1 round")
+    expect(phone.locator(".history-when")).not_to_contain_text("rounds")
+
+
 def test_teams_album_and_tv_replay_draw_one_line_per_team(players: Players) -> None:
     quick = {"first_storyteller": 0, "target_score": 5, "storyteller_cycles": None}
     phone, code = alone_with_bots(players, "Mara", 5, mode="teams", options=quick)

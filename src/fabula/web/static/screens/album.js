@@ -683,7 +683,7 @@ export function createHistory(code, token, { onOpen, onReplay }) {
               "div.history-text",
               {},
               h("strong", {}, t("history.game", { number: game.number }), " · ", t(`mode.${game.mode}`)),
-              h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", t("history.rounds", { count: game.rounds })),
+              h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", (game.rounds === 1 ? t("history.rounds_one") : t("history.rounds", { count: game.rounds }))),
               h("span.history-players", {}, listText(game.players.map((p) => nameOf(p.seat)))),
               winners ? h("span.history-winner", {}, game.winners.length > 1 ? t("history.winners", { names: winners }) : t("history.winner", { name: winners })) : null,
             ),
