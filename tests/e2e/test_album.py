@@ -83,6 +83,14 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     with phone.expect_download() as download:
         album.get_by_role("button", name="Download this round").click()
     assert Path(download.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a game too long for one picture (the server refuses it): the page says what to do instead
+    # of "try again in a moment"
+    too_tall = {"error": {"code": "album_too_tall", "message": "take it a round at a time"}}
+    whole = re.compile(r"/games/\d+/album\.png\?lang=en$")
+    phone.route(whole, lambda route: route.fulfill(status=400, json=too_tall))
+    album.get_by_role("button", name="Download as a picture").click()
+    expect(album.locator(".album-tools .download-note")).to_contain_text("a round at a time (“Download this round”)")
+    phone.unroute(whole)
 
     # The share link: shown as text to copy, and it opens in a browser without a seat.
     album.get_by_role("button", name="Share link").click()
@@ -150,6 +158,58 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     expect(board.locator(".replay-where")).to_contain_text("Round 2 of 3")
 
 
+def chart_labels_outside(page: Page, within: str) -> list[str]:
+    """The score chart's labels under ``within`` that run past the chart's right edge (cut off)."""
+    found: list[str] = page.evaluate(
+        """(within) => [...document.querySelectorAll(`${within} svg.score-chart .chart-label`)]
+            .filter((label) => { const box = label.getBBox();
+                return box.x + box.width > label.ownerSVGElement.viewBox.baseVal.width + 0.5; })
+            .map((label) => label.textContent)""",
+        within,
+    )
+    return found
+
+
+def test_seven_seats_the_chart_names_fit_the_phone_and_the_tvs_cards_fit_the_screen(players: Players) -> None:
+    """Play-test of issue 17: the labels of long names ran past the chart ("Dark green… 1" for
+    14); on the TV seven cards in two rows ran under the controls (their owners cut off)."""
+    quick = {"first_storyteller": 0, "storyteller_cycles": 1}
+    phone, code = alone_with_bots(players, "Bartholomew-Alexander", 6, options=quick)
+    play_until([phone], lambda: game_over(phone), timeout=90)
+    album = phone.locator(".game-over .album")
+    expect(album.locator("svg.score-chart .chart-line")).to_have_count(7)
+    assert not chart_labels_outside(phone, ".game-over .album"), "every name and score inside the chart"
+    labels = album.locator(".chart-label").all_text_contents()
+    assert all(re.search(r" \d+$", label) for label in labels), labels  # (each with its score)
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    board = tv.locator(".board-replay .replay")
+    expect(board.locator(".replay-where")).to_have_text("Final scores")
+    assert not chart_labels_outside(tv, ".board-replay")
+    board.get_by_role("button", name=re.compile("Pause")).click()
+    board.get_by_role("button", name="Previous round").click()
+    expect(board.locator(".reveal-card")).to_have_count(7)
+    assert not chart_labels_outside(tv, ".board-replay")
+    tv.wait_for_timeout(1500)  # the cards turn over
+    # every card with its owner and tokens inside the cards' area (none under the controls)
+    below: list[str] = tv.evaluate(
+        """() => { const area = document.querySelector(".replay-cards").getBoundingClientRect();
+            return [...document.querySelectorAll(".replay-cards .reveal-card")]
+                .filter((card) => card.getBoundingClientRect().bottom > area.bottom + 1)
+                .map((card) => card.textContent); }"""
+    )
+    assert not below, below
+    # the storyteller's tag stays in its card's column (at 24 px it is wider than a narrow card)
+    wider: list[str] = tv.evaluate(
+        """() => [...document.querySelectorAll(".replay-cards .tag-inline")].filter((tag) => {
+                const card = tag.closest(".reveal-card").getBoundingClientRect();
+                const box = tag.getBoundingClientRect();
+                return box.left < card.left - 1 || box.right > card.right + 1; }).map((tag) => tag.textContent)"""
+    )
+    assert not wider, wider
+    shot(tv, "tv-seven-cards")
+
+
 def too_small(page: Page, within: str) -> list[str]:
     """The elements under ``within`` whose own text is set under 24 px (a rabbit's initial is its icon)."""
     found: list[str] = page.evaluate(
@@ -206,6 +266,22 @@ def test_party_album_in_chinese_shows_the_red_token_and_the_picture_asks_in_that
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
 
 
+def test_a_game_the_host_ended_after_one_round_has_its_album_its_link_and_one_round(players: Players) -> None:
+    phone, code = alone_with_bots(players, "Mara", 2, options={"first_storyteller": 0, "storyteller_cycles": 3})
+    round_now = phone.locator(".table-head .round")
+    play_until([phone], lambda: round_now.inner_text() == "Round 2" and not phone.locator(".overlay").count())
+    phone.get_by_role("button", name="End the game now").click()
+    phone.get_by_role("button", name="End the game", exact=True).click()
+    album = phone.locator(".game-over .album")
+    expect(album.locator(".album-where")).to_have_text("Round 1 of 1")
+    expect(album).to_contain_text("The host ended this game early")
+    album.get_by_role("button", name="Share link").click()
+    expect(album.locator(".share-url")).to_have_value(re.compile(rf"/album/{code}/[A-Za-z0-9_-]+$"))
+    # "1 round", not "1 rounds" (play-test of issue 17)
+    expect(phone.locator(".history-when")).to_contain_text("· 1 round")
+    expect(phone.locator(".history-when")).not_to_contain_text("rounds")
+
+
 def test_teams_album_and_tv_replay_draw_one_line_per_team(players: Players) -> None:
     quick = {"first_storyteller": 0, "target_score": 5, "storyteller_cycles": None}
     phone, code = alone_with_bots(players, "Mara", 5, mode="teams", options=quick)
@@ -249,26 +325,32 @@ def test_a_player_back_after_two_rounds_sees_the_rounds_they_missed(players: Pla
     add_bots(host, 1)
     start_game(host, [fay])
     context = fay.context
-    fay.close()  # Fay closes her tab: a bot plays for her in rounds 1 and 2
+    fay.close()  # Fay closes her tab: a bot plays for her in rounds 1, 2 and 3
     round_now = host.locator(".table-head .round")
-    play_until([host], lambda: round_now.inner_text() == "Round 3" and not host.locator(".overlay").count(), timeout=60)
+    play_until([host], lambda: round_now.inner_text() == "Round 4" and not host.locator(".overlay").count(), timeout=60)
     back = context.new_page()
     back.set_viewport_size({"width": PHONE_360[0], "height": PHONE_360[1]})
     back.goto(f"{quick_grace.url}/room/{code}")
     story = back.locator(".story")
     expect(story).to_contain_text("While you were away, a bot played for you")
     missed = story.locator(".missed-round")
-    expect(missed).to_have_count(2)
+    expect(missed).to_have_count(3)
     expect(missed.nth(0).locator("h4")).to_have_text("Round 1")
     expect(missed.nth(1).locator("h4")).to_have_text("Round 2")
     # three players: two cards each but the storyteller (Mara in round 1, Fay's bot in round 2)
-    for index, fays in enumerate([2, 1]):
+    for index, fays in enumerate([2, 1, 2]):
         expect(missed.nth(index).locator(".reveal-card")).to_have_count(5)
         expect(missed.nth(index).locator(".points li")).to_have_count(3)
         expect(missed.nth(index).locator(".owner-name", has_text="Fay")).to_have_count(fays)
     expect(missed.nth(0).locator(".reveal-clue")).to_have_text("Mara's clue: “A long journey”")
     expect(missed.nth(1).locator(".reveal-clue")).to_contain_text("Fay's clue")
     expect(story).to_contain_text("A bot played for Fay")
+    # what the bot did, a line for each of the three rounds (five moves: none left out)
+    moves = story.locator(".story-moves li")
+    expect(moves).to_have_count(3)
+    expect(moves.nth(0)).to_contain_text("Round 1: played, voted for card")
+    expect(moves.nth(1)).to_contain_text("Round 2: ")
+    expect(moves.nth(2)).to_contain_text("Round 3: played, voted for card")
     story.scroll_into_view_if_needed()
     shot(back, "phone-missed-rounds")
     assert back.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]

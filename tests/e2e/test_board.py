@@ -72,6 +72,14 @@ def test_the_board_follows_the_game_and_never_shows_a_hand(players: Players) -> 
     expect(board.locator(".board-cards .owner")).to_have_count(5)
     expect(board.locator(".board-round")).to_contain_text("Round 1: Mara's clue")
     expect(board.locator(".board-now")).to_contain_text("now: round 2")  # and whose turn it is now
+    # every word of the reveal readable from 3 m: 24 px or more (the rabbits' initials are icons)
+    small = board.evaluate(
+        """() => [...document.querySelectorAll(".board-centre *")]
+            .filter((e) => !e.closest(".rabbit, svg") && parseFloat(getComputedStyle(e).fontSize) < 24
+                && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+            .map((e) => `${e.className}: ${getComputedStyle(e).fontSize}`)"""
+    )
+    assert not small, small
     close_reveal(host)
     # each player: the rabbit (an initial), the name as text, the score in bold
     on_board = dict(

@@ -139,7 +139,18 @@ def answered(page: Page, act: Callable[[], None]) -> dict[str, Any]:
     with _sockets[page].expect_event("framereceived", predicate=_reply) as frame:
         act()
     reply: dict[str, Any] = json.loads(frame.value)
+    # A move refused for coming too fast (the page asks for its legal moves at every state, and
+    # six fast bots make many states) is sent again by the page a little later (net.js, retry):
+    # its answer is the answer.
+    while reply.get("code") == "rate_limited":
+        with _sockets[page].expect_event("framereceived", predicate=_reply_to(reply["id"])) as frame:
+            pass
+        reply = json.loads(frame.value)
     return reply
+
+
+def _reply_to(message_id: str) -> Callable[[str | bytes], bool]:
+    return lambda payload: _reply(payload) and json.loads(payload).get("id") == message_id
 
 
 def _made_here(page: Page, move: str) -> bool:

@@ -96,6 +96,16 @@ def sides(album: Album) -> list[list[int]]:
     return [list(pair) for pair in album.teams] if album.teams else [[p.seat] for p in album.players]
 
 
+def shown_name(album: Album, seat: int, language: str = "en") -> str:
+    """A seat's name as the picture (and the page) shows it: a bot's is its colour's, translated."""
+    player = album.players[seat]
+    if player.bot is None:
+        return player.name
+    say = Words(language)
+    name = say("lobby.bot_name", colour=say(f"colour.{player.colour}"))
+    return name[:1].upper() + name[1:]
+
+
 def bare(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
@@ -114,7 +124,7 @@ def check_layout(album: Album, page: Layout, language: str, round_number: int | 
     for result in drawn:
         number = result.round
         assert page.texts("round", number) == [say("reveal.title_round", round=number)]
-        teller = album.players[result.storyteller].name
+        teller = shown_name(album, result.storyteller, language)
         assert bare(teller) in bare("".join(page.texts("storyteller", number)))
         clue, lines = bare(say("png.clue", clue=result.clue)), page.texts("clue", number)
         if round_number is None and len(lines) == CLUE_LINES and lines[-1].endswith("…"):
@@ -304,8 +314,30 @@ def test_teams_show_each_team_once() -> None:
     ranked = page.texts("ranked")
     assert len(ranked) == 4
     for pair in album.teams:
-        assert " & ".join(album.players[seat].name for seat in pair) in ranked
+        assert " & ".join(shown_name(album, seat) for seat in pair) in ranked
     assert len(page.texts("points", 1)) == 4
+
+
+def test_a_bot_is_named_and_marked_as_the_page_shows_it_in_the_pictures_language() -> None:
+    """Not by its server name ("Bot Dark Green") in every language: by its colour, translated, and
+    marked by the colour's first character, as rabbits.js marks it (play-test of issue 17)."""
+    album = album_of("odyssey", 4, 3, storyteller_cycles=1)
+    raw = msgspec.to_builtins(album)
+    # seat 0 a person called Dee, seat 1 the dark green bot (its English mark: DG, Dee has D)
+    bot = {"name": "Bot Dark Green", "colour": "dark green", "bot": "easy"}
+    raw["players"] = [{**player, **(bot if player["seat"] == 1 else {"bot": None})} for player in raw["players"]]
+    raw["players"][0]["name"] = "Dee"
+    with_bot = msgspec.convert(raw, Album)
+    for language, name, mark in [
+        ("en", "Dark green bot", "DG"),
+        ("zh-Hant", "深綠色機器人", "深"),
+        ("zh-Hans", "深绿色机器人", "深"),
+    ]:
+        page = layout(with_bot, language=language)
+        ranked = page.texts("ranked")
+        assert name in ranked, ranked
+        assert not any("Bot Dark Green" in text for text in ranked)
+        assert mark in page.texts("mark"), (language, set(page.texts("mark")))
 
 
 def test_the_rabbits_are_the_clients() -> None:

@@ -176,6 +176,11 @@ def cards_needed(album: Album, round_number: int | None = None) -> list[str]:
 # ---------------------------------------------------------------- placing things
 
 
+def _capital(name: str) -> str:
+    """A name at the start of a sentence too (as memberName does it in the client)."""
+    return name[:1].upper() + name[1:]
+
+
 class _Page:
     """A column of content growing downwards; ``y`` is where the next thing goes."""
 
@@ -184,9 +189,18 @@ class _Page:
         self.layout = Layout(language)
         self.say = Words(language)
         self.y = float(MARGIN)
-        names = [player.name for player in album.players]
-        self.names = names
-        self.marks = marks(names)
+        # a bot is named as the page names it, in the picture's language ("Dark green bot",
+        # "深綠色機器人"), and its mark is its colour's first character (as rabbits.js marks it)
+        bots = [player.bot is not None for player in album.players]
+        colours = [self.say(f"colour.{player.colour}") for player in album.players]
+        self.names = [
+            _capital(self.say("lobby.bot_name", colour=colour)) if bot else player.name
+            for player, bot, colour in zip(album.players, bots, colours, strict=True)
+        ]
+        self.marks = marks(
+            [colour if bot else name for name, bot, colour in zip(self.names, bots, colours, strict=True)],
+            by_first=bots,
+        )
         self.colours = [player.colour for player in album.players]
 
     def add(self, item: Item) -> None:
@@ -277,7 +291,8 @@ def _head(page: _Page) -> None:
         winners = [side for side in sides if side[0] in album.outcome.winners]
         names = [" & ".join(page.name(seat) for seat in side) for side in winners]
         one = len(names) == 1
-        headline = say("over.winner", name=names[0]) if one else say("over.shared", names=", ".join(names))
+        listed = say("app.list_separator").join(names[:-1]) + say("app.list_and") + names[-1] if not one else ""
+        headline = say("over.winner", name=names[0]) if one else say("over.shared", names=listed)
         page.text(headline, HEADING, bold=True, fill=GOLD, what="winner")
         page.y += 8
     page.text(say("png.ranking"), HEADING, bold=True, what="heading")

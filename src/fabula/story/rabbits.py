@@ -47,12 +47,12 @@ def ink_on(colour: str) -> str:
     return "#222222" if colour in LIGHT else "#FFFFFF"
 
 
-def _candidates(name: str) -> list[str]:
+def _candidates(name: str, by_first: bool = False) -> list[str]:
     chars = list(name.strip())
     if not chars:
         return ["?"]
     if _CJK.match(chars[0]):
-        return [chars[-1], chars[0], *chars[1:-1]]
+        return [chars[0], *chars[1:]] if by_first else [chars[-1], chars[0], *chars[1:-1]]
     letters = [c for c in chars if c.isalnum()]
     first = (letters[0] if letters else chars[0]).upper()
     words = [word for word in name.split() if any(c.isalnum() for c in word)]
@@ -64,12 +64,17 @@ def _candidates(name: str) -> list[str]:
     return found
 
 
-def marks(names: Sequence[str]) -> list[str]:
-    """A mark per name, different where it can be (the first name keeps the best one)."""
+def marks(names: Sequence[str], by_first: Sequence[bool] = ()) -> list[str]:
+    """A mark per name, different where it can be (the first name keeps the best one); a name
+    ``by_first`` (a bot's colour: 深綠色 → 深) is told apart by its first character.
+
+    >>> marks(["Dee", "Dark green"], by_first=[False, True]), marks(["深綠色"], by_first=[True])
+    (['D', 'DG'], ['深'])
+    """
     used: set[str] = set()
     found: list[str] = []
-    for name in names:
-        options = _candidates(name)
+    for index, name in enumerate(names):
+        options = _candidates(name, index < len(by_first) and by_first[index])
         mark = next((option for option in options if option not in used), options[0])
         used.add(mark)
         found.append(mark)

@@ -73,9 +73,24 @@ function svg(tag, attrs = {}, text = null) {
   return element;
 }
 
-function shortName(name, most = 12) {
+// How wide ``text`` is set in the chart's labels (bold, ``font`` px, the page's font).
+let measurer = null;
+function labelWidthOf(text, font) {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return [...text].length * font * 0.62; // no canvas: a Latin letter's width
+  measurer.font = `700 ${font}px ${getComputedStyle(document.body).fontFamily || "sans-serif"}`;
+  return measurer.measureText(text).width;
+}
+
+// ``name`` cut (with …) until ``name + after`` fits ``room`` px.
+function fitName(name, after, room, font) {
   const chars = [...name];
-  return chars.length > most ? `${chars.slice(0, most - 1).join("")}…` : name;
+  if (labelWidthOf(name + after, font) <= room) return name;
+  for (let keep = chars.length - 1; keep > 1; keep -= 1) {
+    const cut = `${chars.slice(0, keep).join("")}…`;
+    if (labelWidthOf(cut + after, font) <= room) return cut;
+  }
+  return `${chars[0]}…`;
 }
 
 // Each side's score after every round as lines in the rabbits' colours, the names and scores at
@@ -90,7 +105,16 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
   const top = Math.max(5, ...lines.flat());
   const stepY = top > 40 ? 10 : 5;
   const maxY = Math.ceil(top / stepY) * stepY;
-  const labelWidth = font * 8;
+  // room at the right for the names and scores: as wide as the widest label needs, but no more
+  // than 40 % of the chart (a longer name is cut to fit, never clipped at the chart's edge)
+  const most = Math.max(font * 4, width * 0.4);
+  const labelTexts = sides.map((side, index) => {
+    const last = lines[index][rounds]; // (the final score: the room stays as the replay goes on)
+    const names = side.seats.map((seat) => nameOf(seat));
+    return names.length > 1 ? [`${names[0]} &`, `${names[1]} ${last}`] : [`${names[0]} ${last}`];
+  });
+  const widest = Math.max(0, ...labelTexts.flat().map((text) => labelWidthOf(text, font)));
+  const labelWidth = Math.min(most, Math.max(font * 5, widest + font * 0.6));
   const height = Math.round(Math.max(font * 14, Math.min(width * 0.55, font * 24)));
   const left = font * 2.2;
   const right = width - labelWidth;
@@ -138,9 +162,13 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
     const last = lines[index][shown];
     group.append(svg("circle", { cx: x(shown), cy: y(last), r: font * 0.38, fill, stroke: dark ? "#000" : "#2b2420", "stroke-width": 1.5 }));
     chart.append(group);
-    // a team's two names on two lines: "Mara &", "Ben 12"
-    const names = side.seats.map((seat) => shortName(nameOf(seat), 11));
-    const labelLines = names.length > 1 ? [`${names[0]} &`, `${names[1]} ${last}`] : [`${names[0]} ${last}`];
+    // a team's two names on two lines: "Mara &", "Ben 12"; each cut to the room at the right
+    const room = width - (x(rounds) + font * 0.8) - font * 0.2;
+    const names = side.seats.map((seat) => nameOf(seat));
+    const labelLines =
+      names.length > 1
+        ? [`${fitName(names[0], " &", room, font)} &`, `${fitName(names[1], ` ${last}`, room, font)} ${last}`]
+        : [`${fitName(names[0], ` ${last}`, room, font)} ${last}`];
     ends.push({ y: y(last), lines: labelLines, fill });
   });
   // the names at the ends, pushed apart where lines end together
@@ -172,7 +200,11 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
 // as a download.
 async function downloadPicture(url, token, filename) {
   const response = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) throw new Error(`http_${response.status}`);
+  if (!response.ok) {
+    const error = new Error(`http_${response.status}`);
+    error.code = (await response.json().catch(() => null))?.error?.code; // album_too_tall, …
+    throw error;
+  }
   const blob = await response.blob();
   const link = h("a", { href: URL.createObjectURL(blob), download: filename, hidden: true });
   document.body.append(link);
@@ -196,8 +228,9 @@ function downloadButton(label, { url, token, filename, small = false }) {
         try {
           await downloadPicture(url(), token, filename());
           note.textContent = "";
-        } catch {
-          note.textContent = t("album.download_failed");
+        } catch (error) {
+          // a game too long for one picture is so every time: say what to do instead
+          note.textContent = error.code === "album_too_tall" ? t("album.too_tall") : t("album.download_failed");
         }
         button.disabled = false;
       },
@@ -577,14 +610,28 @@ function fitReplay(element) {
   const width = area.clientWidth;
   const height = area.clientHeight;
   if (!width || !height) return;
-  const below = 80; // the owner and the tokens under each card
-  let best = { size: 0, columns: count };
-  for (let columns = 1; columns <= count; columns += 1) {
-    const rows = Math.ceil(count / columns);
-    const size = Math.min((width - gap * (columns - 1)) / columns, ((height - gap * (rows - 1)) / rows - below) / 1.5, 340);
-    if (size > best.size) best = { size, columns };
+  // what is under each card (the owner, the storyteller's tag, the tokens): guessed first, then
+  // measured, and the cards made smaller again until every row fits (seven cards in two rows, a
+  // long name on two lines). Measured without transforms (offsetHeight): the cards are turning over.
+  const items = [...list.children];
+  let below = 80;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    let best = { size: 0, columns: count };
+    for (let columns = 1; columns <= count; columns += 1) {
+      const rows = Math.ceil(count / columns);
+      const size = Math.min((width - gap * (columns - 1)) / columns, ((height - gap * (rows - 1)) / rows - below) / 1.5, 340);
+      if (size > best.size) best = { size, columns };
+    }
+    list.style.gridTemplateColumns = `repeat(${best.columns}, ${Math.max(70, Math.floor(best.size))}px)`;
+    let used = 0;
+    for (let first = 0; first < count; first += best.columns) {
+      used += (first ? gap : 0) + Math.max(...items.slice(first, first + best.columns).map((item) => item.offsetHeight));
+    }
+    if (used <= height + 1) return;
+    const under = Math.max(...items.map((item) => item.offsetHeight - (item.querySelector(".card-img")?.offsetHeight ?? 0)));
+    if (!(under > below)) return;
+    below = under + 4;
   }
-  list.style.gridTemplateColumns = `repeat(${best.columns}, ${Math.max(70, Math.floor(best.size))}px)`;
 }
 
 // The replay over the whole page (a phone or a computer), closed by its button or Escape.
@@ -636,7 +683,7 @@ export function createHistory(code, token, { onOpen, onReplay }) {
               "div.history-text",
               {},
               h("strong", {}, t("history.game", { number: game.number }), " · ", t(`mode.${game.mode}`)),
-              h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", t("history.rounds", { count: game.rounds })),
+              h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", (game.rounds === 1 ? t("history.rounds_one") : t("history.rounds", { count: game.rounds }))),
               h("span.history-players", {}, listText(game.players.map((p) => nameOf(p.seat)))),
               winners ? h("span.history-winner", {}, game.winners.length > 1 ? t("history.winners", { names: winners }) : t("history.winner", { name: winners })) : null,
             ),

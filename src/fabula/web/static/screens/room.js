@@ -610,20 +610,24 @@ export function roomScreen(ctx, code, watch) {
     const moves = room.you?.stood_in || [];
     const told = `${room.games_started}:${moves.map((m) => `${m.round}${m.action.type}`).join(",")}`;
     if (!moves.length || ui.storySeen === told) return null;
-    const describe = (move) => {
-      const action = move.action;
-      const cards = action.type === "tell" ? [action.card] : action.type === "play" ? action.cards : [];
-      let text;
-      if (action.type === "tell") text = t("story.told", { clue: action.clue });
-      else if (action.type === "blind_clue") text = t("story.blind_clue", { clue: action.clue });
-      else if (action.type === "play") text = t("story.played");
-      else if (action.type === "propose") text = t("story.proposed");
-      else if (action.type === "vote") text = t("story.voted", { slots: listText(action.slots.map(String)) });
-      else text = t("story.red", { slot: action.slot });
+    const describe = (action) => {
+      if (action.type === "tell") return t("story.told", { clue: action.clue });
+      if (action.type === "blind_clue") return t("story.blind_clue", { clue: action.clue });
+      if (action.type === "play") return t("story.played");
+      if (action.type === "propose") return t("story.proposed");
+      if (action.type === "vote") return t("story.voted", { slots: listText(action.slots.map(String)) });
+      return t("story.red", { slot: action.slot });
+    };
+    // every round a bot played in, a line each (its moves, the cards it laid): all of them, as the
+    // rounds missed below are all there
+    const rounds = new Map();
+    for (const move of moves) rounds.set(move.round, [...(rounds.get(move.round) ?? []), move.action]);
+    const roundLine = ([round, actions]) => {
+      const cards = actions.flatMap((action) => (action.type === "tell" ? [action.card] : action.type === "play" ? action.cards : []));
       return h(
         "li",
-        {},
-        h("span", {}, t("table.round", { round: move.round }), t("app.colon"), text),
+        { "data-round": round },
+        h("span", {}, t("table.round", { round }), t("app.colon"), actions.map(describe).join(t("app.list_separator"))),
         cards.map((card) => h("span.story-card", {}, cardImage(card, { width: 200 }))),
       );
     };
@@ -648,7 +652,7 @@ export function roomScreen(ctx, code, watch) {
       "section.story",
       { role: "status" },
       h("p", {}, h("strong", {}, away ? t("story.title") : t("story.title_time"))),
-      h("ul", {}, moves.slice(-4).map(describe)),
+      h("ul.story-moves", {}, [...rounds].map(roundLine)),
       ui.missed?.node ?? null,
       h(
         "button",
