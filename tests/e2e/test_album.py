@@ -290,6 +290,8 @@ def test_teams_album_and_tv_replay_draw_one_line_per_team(players: Players) -> N
     expect(album.locator("svg.score-chart .chart-line")).to_have_count(3)
     expect(album.locator("svg.score-chart .chart-label").first).to_contain_text("&")
     expect(album.locator(".album-round .points li")).to_have_count(3)
+    # the history names the winning team as a team ("A & B won"), not its two members as winners
+    expect(phone.locator(".history-winner").first).to_contain_text("&")
     tv = players.open(*TV)
     tv.goto(f"/room/{code}/board")
     board = tv.locator(".board-replay .replay")

@@ -46,6 +46,7 @@ from fabula.story.picture import (
     cards_needed,
     layout,
     render_album,
+    shown_names,
 )
 from fabula.story.rabbits import RABBITS
 from fabula.story.words import Words
@@ -164,7 +165,7 @@ def check_row(album: Album, page: Layout, result: RoundResult, say: Words) -> No
     red = page.texts("red", number)
     assert len(red) == (result.red is not None)
     if result.red is not None:
-        owner = album.players[result.owners[result.red - 1]].name
+        owner = shown_names(album, say)[result.owners[result.red - 1]]
         said = say("png.red_on", name=owner)
         assert red[0] == said or (red[0].endswith("…") and said.startswith(red[0][:-1]))  # (a long name: cut)
 

@@ -75,6 +75,10 @@ class Album(msgspec.Struct, kw_only=True):
             mode=self.mode,
             players=self.players,
             winners=[] if self.outcome is None else list(self.outcome.winners),
+            teams=self.teams,
+            winning_teams=None
+            if self.outcome is None or self.outcome.winning_teams is None
+            else list(self.outcome.winning_teams),
             scores=[] if self.outcome is None else list(self.outcome.scores),
             rounds=len(self.rounds),
             started_at=self.started_at,
@@ -94,6 +98,10 @@ class GameSummary(msgspec.Struct, kw_only=True):
     mode: Annotated[str, Meta(description="the game's mode")]
     players: Annotated[list[Player], Meta(description="one per seat, in seat order")]
     winners: Annotated[list[int], Meta(description="the seats tied for the most points")]
+    teams: Annotated[list[list[int]] | None, Meta(description="mode `teams`: the pairs of seats; null otherwise")]
+    winning_teams: Annotated[
+        list[int] | None, Meta(description="mode `teams`: the winning teams (indices into `teams`); null otherwise")
+    ]
     scores: Annotated[list[int], Meta(description="the final scores by seat")]
     rounds: Annotated[int, Meta(description="how many rounds were revealed")]
     started_at: Annotated[float, Meta(description="Unix time of the start")]

@@ -181,6 +181,15 @@ def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def shown_names(album: Album, say: Words) -> list[str]:
+    """Each seat's name as the page shows it: a person's own, a bot's by its colour in the
+    picture's language ("Dark green bot", "深綠色機器人")."""
+    return [
+        _capital(say("lobby.bot_name", colour=say(f"colour.{player.colour}"))) if player.bot else player.name
+        for player in album.players
+    ]
+
+
 class _Page:
     """A column of content growing downwards; ``y`` is where the next thing goes."""
 
@@ -193,10 +202,7 @@ class _Page:
         # "深綠色機器人"), and its mark is its colour's first character (as rabbits.js marks it)
         bots = [player.bot is not None for player in album.players]
         colours = [self.say(f"colour.{player.colour}") for player in album.players]
-        self.names = [
-            _capital(self.say("lobby.bot_name", colour=colour)) if bot else player.name
-            for player, bot, colour in zip(album.players, bots, colours, strict=True)
-        ]
+        self.names = shown_names(album, self.say)
         self.marks = marks(
             [colour if bot else name for name, bot, colour in zip(self.names, bots, colours, strict=True)],
             by_first=bots,

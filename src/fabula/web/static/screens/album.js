@@ -675,7 +675,9 @@ export function createHistory(code, token, { onOpen, onReplay }) {
         games.map((game) => {
           const people = { bySeat: (s) => game.players.find((p) => p.seat === s) };
           const nameOf = (s) => memberName(people.bySeat(s)) ?? `#${s + 1}`;
-          const winners = listText(game.winners.map(nameOf));
+          // teams win as teams: "Ann & Bo won", not two winners
+          const sidesWon = game.teams && game.winning_teams ? game.winning_teams.map((team) => sideName({ seats: game.teams[team] }, nameOf)) : game.winners.map(nameOf);
+          const winners = listText(sidesWon);
           return h(
             "li.history-game",
             { "data-number": game.number },
@@ -685,7 +687,7 @@ export function createHistory(code, token, { onOpen, onReplay }) {
               h("strong", {}, t("history.game", { number: game.number }), " · ", t(`mode.${game.mode}`)),
               h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", (game.rounds === 1 ? t("history.rounds_one") : t("history.rounds", { count: game.rounds }))),
               h("span.history-players", {}, listText(game.players.map((p) => nameOf(p.seat)))),
-              winners ? h("span.history-winner", {}, game.winners.length > 1 ? t("history.winners", { names: winners }) : t("history.winner", { name: winners })) : null,
+              winners ? h("span.history-winner", {}, sidesWon.length > 1 ? t("history.winners", { names: winners }) : t("history.winner", { name: winners })) : null,
             ),
             h(
               "div.history-actions",
