@@ -359,3 +359,33 @@ def test_a_player_back_after_two_rounds_sees_the_rounds_they_missed(players: Pla
     back.get_by_role("button", name="Back to the table").click()
     expect(story).to_have_count(0)
     expect(back.locator(".table-screen")).to_be_visible()
+
+
+def test_tied_players_lines_are_drawn_apart_so_each_colour_shows(players: Players) -> None:
+    page = players.open(1280, 800)
+    page.goto("/")
+    player = {"name": "", "bot": None}
+    rounds = [
+        {"round": r, "scores": [2 * r, 2 * r, r], "votes": [[], [], []], "table": [], "owners": []} for r in (1, 2, 3)
+    ]
+    album = {
+        "mode": "odyssey",
+        "teams": None,
+        "rounds": rounds,
+        "players": [
+            {**player, "seat": s, "name": n, "colour": c}
+            for s, n, c in ((0, "Ann", "red"), (1, "Bo", "blue"), (2, "Cy", "yellow"))
+        ],
+    }
+    lines = page.evaluate(
+        """async (album) => {
+            const { scoreChart } = await import("/static/screens/album.js");
+            const chart = scoreChart(album);
+            const lines = [...chart.querySelectorAll(".chart-line")];
+            return lines.map((g) => g.querySelectorAll("polyline")[1].getAttribute("points"));
+        }""",
+        album,
+    )
+    assert len(lines) == 3
+    assert lines[0] != lines[1], "Ann and Bo tie every round: their lines must not lie on one another"
+    assert len(set(lines)) == 3

@@ -150,17 +150,24 @@ export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = 
   }
   // the lines, each over a darker edge (a white or yellow rabbit shows on a light page too)
   const ends = [];
+  // Sides with the very same scores so far would hide one another: each is moved a few pixels
+  // off the shared line, so every colour shows.
+  const series = lines.map((line) => line.slice(0, shown + 1).join(","));
+  const nudge = series.map((key, index) => {
+    const same = series.flatMap((other, at) => (other === key ? [at] : []));
+    return (same.indexOf(index) - (same.length - 1) / 2) * font * 0.3;
+  });
   sides.forEach((side, index) => {
     const colour = bySeat(side.seats[0])?.colour;
     const fill = RABBITS[colour] || "#999";
-    const points = lines[index].slice(0, shown + 1).map((score, r) => `${x(r).toFixed(1)},${y(score).toFixed(1)}`);
+    const points = lines[index].slice(0, shown + 1).map((score, r) => `${x(r).toFixed(1)},${(y(score) + nudge[index]).toFixed(1)}`);
     const group = svg("g", { class: "chart-line" });
     group.append(
       svg("polyline", { points: points.join(" "), fill: "none", stroke: dark ? "#000" : "#2b2420", "stroke-width": font * 0.42, "stroke-linejoin": "round", "stroke-linecap": "round", opacity: 0.55 }),
       svg("polyline", { points: points.join(" "), fill: "none", stroke: fill, "stroke-width": font * 0.26, "stroke-linejoin": "round", "stroke-linecap": "round" }),
     );
     const last = lines[index][shown];
-    group.append(svg("circle", { cx: x(shown), cy: y(last), r: font * 0.38, fill, stroke: dark ? "#000" : "#2b2420", "stroke-width": 1.5 }));
+    group.append(svg("circle", { cx: x(shown), cy: y(last) + nudge[index], r: font * 0.38, fill, stroke: dark ? "#000" : "#2b2420", "stroke-width": 1.5 }));
     chart.append(group);
     // a team's two names on two lines: "Mara &", "Ben 12"; each cut to the room at the right
     const room = width - (x(rounds) + font * 0.8) - font * 0.2;
