@@ -364,8 +364,8 @@ def test_a_player_back_after_two_rounds_sees_the_rounds_they_missed(players: Pla
 def test_tied_players_lines_are_drawn_apart_so_each_colour_shows(players: Players) -> None:
     page = players.open(1280, 800)
     page.goto("/")
-    player = {"name": "", "bot": None}
-    rounds = [
+    player: dict[str, Any] = {"name": "", "bot": None}
+    rounds: list[dict[str, Any]] = [
         {"round": r, "scores": [2 * r, 2 * r, r], "votes": [[], [], []], "table": [], "owners": []} for r in (1, 2, 3)
     ]
     album = {
