@@ -131,6 +131,10 @@ def _arena(args: argparse.Namespace) -> int:
         options=options,
         language=args.language,
         as_json=args.json,
+        agents=args.agent,
+        log=args.log,
+        transcript=args.transcript,
+        retries=args.retries,
     )
 
 
@@ -181,6 +185,26 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--language", choices=BOT_LANGUAGES, default="en", help="the language of every bot's clues (default en)"
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="also seat this player beside the --bots levels (repeatable): module:Class (a Bot of your own; "
+        "seated as Class) or openai:URL:MODEL (a language model on an OpenAI-compatible endpoint, e.g. "
+        "openai:http://127.0.0.1:8080/v1:my-model; seated as llm:MODEL; API key from FABULA_LLM_API_KEY or "
+        "OPENAI_API_KEY if set); --bots '' seats agents alone",
+    )
+    arena.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per round (docs/research-agents.md)")
+    arena.add_argument(
+        "--transcript", metavar="FILE.jsonl", help="language-model agents: append every prompt and raw reply here"
+    )
+    arena.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        help="language-model agents: corrective messages after an unusable reply before a random move (default 2)",
+    )
     arena.set_defaults(run=_arena)
 
 
