@@ -67,6 +67,8 @@ class StandIn:
         rng = random.Random(0)
         self.responder: Responder = responder or (lambda messages: naive_reply(messages, rng))
         self.requests: list[dict[str, Any]] = []
+        #: the Authorization header of each request ("" when none was sent)
+        self.authorizations: list[str] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, port), self._handler())
         self._server.daemon_threads = True
@@ -90,6 +92,7 @@ class StandIn:
                     return
                 with server._lock:
                     server.requests.append(body)
+                    server.authorizations.append(self.headers.get("Authorization", ""))
                     reply = server.responder(messages)
                 self._send(
                     200,
