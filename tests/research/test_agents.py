@@ -87,6 +87,7 @@ def test_a_storytellers_reply_in_json_words_or_a_code_fence() -> None:
         "Card 2\nClue: Far from home",
         'I choose card 2 with the clue "Far from home".',
         f"<think>card 5 is nice, or 1</think>{title}. Clue: “Far from home”",
+        "I'd pick card 2, it's lovely: 'Far from home'",
     ):
         assert parse_reply(reply, ask) == Tell(ask.seat, second, "Far from home"), reply
 

@@ -115,3 +115,17 @@ def test_a_servers_album_and_data_folder_exported(tmp_path: Path) -> None:
         )
         assert sum(row["vote_share"].values()) == pytest.approx(1.0)
     assert main(["ai", "eval", str(from_data), "--cards", str(cards)]) == 0
+
+
+def test_arena_refuses_an_agent_it_cannot_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["arena", "--players", "4", "--games", "1"]
+    assert main([*base, "--agent", "openai:http://localhost:8080"]) == 2
+    assert "openai:URL:MODEL" in capsys.readouterr().err
+    assert main([*base, "--agent", "no_such_module_here:Bot"]) == 2
+    assert "cannot import" in capsys.readouterr().err
+    assert main([*base, "--agent", "fabula.bots.base:RandomBot", "--retries", "-1"]) == 2
+    assert (
+        main([*base, "--bots", "", "--agent", "fabula.bots.base:RandomBot", "--agent", "fabula.bots.base:RandomBot"])
+        == 0
+    )
+    assert "RandomBot#2" in capsys.readouterr().out, "one name twice: told apart"

@@ -45,7 +45,8 @@ _KEYS = {
 }
 _THINKING = re.compile(r"<think>.*?(</think>|$)", re.DOTALL | re.IGNORECASE)
 _CLUE_LINE = re.compile(r"\bclue\s*[:=]\s*(.+)", re.IGNORECASE)
-_QUOTED = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|\'([^\'\n]{2,})\'')
+# Single quotes only around words (not "it's … I'm", apostrophes).
+_QUOTED = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|(?<!\w)\'([^\'\n]{2,})\'(?!\w)')
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]\d)")
 
 
