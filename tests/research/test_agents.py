@@ -8,11 +8,12 @@ import io
 import json
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
-from fabula.bots.arena import run_arena
+from fabula.bots.arena import SeatContext, run_arena
+from fabula.bots.base import Bot
 from fabula.cards.original import original_deck
 from fabula.research.agents import (
     AgentSpecError,
@@ -27,7 +28,7 @@ from fabula.research.agents import (
     what_is_asked,
 )
 from fabula.research.agents.prompt import Message, prompt_messages
-from fabula.research.agents.standin import StandIn
+from fabula.research.agents.standin import StandIn, naive_reply
 from fabula.rules import Action, BlindClue, Game, Phase, Play, Propose, Tell, Vote
 
 CARDS = {card.id: card for card in original_deck().cards}
@@ -277,3 +278,59 @@ def test_whole_games_with_language_models_at_some_seats(mode: str, seats: int) -
     assert not [line for line in lines if "fallback" in line or line.get("error")]
     assert len(lines) == len(server.requests), "every raw reply logged"
     assert "winners" in rounds[-1]
+
+
+class Recorder:
+    """A player of one's own that asks for every piece of its seat's context."""
+
+    made: ClassVar[list[tuple[int, int, str, int]]] = []
+
+    def __init__(self, game: int, seat: int, rng: random.Random, cards: dict[str, Any], language: str) -> None:
+        Recorder.made.append((game, seat, language, len(cards)))
+        self.rng = rng
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:  # noqa: ARG002 - plays blind
+        move = legal[self.rng.randrange(len(legal))]
+        return move.with_clue("Dream") if isinstance(move, Tell | BlindClue) else move
+
+
+def test_a_class_of_ones_own_is_given_the_context_it_asks_for() -> None:
+    Recorder.made.clear()
+    name, factory = agent_from_spec(f"{__name__}:Recorder")
+    assert name == "Recorder"
+    run_arena("odyssey", 4, 2, [name], seed=1, agents={name: factory}, language="zh-Hant")
+    assert sorted(Recorder.made) == [(game, seat, "zh-Hant", 84) for game in (1, 2) for seat in range(4)]
+
+
+def in_words(messages: list[Message], rng: random.Random) -> str:
+    """The naive stand-in's choice said in prose, as a chatty model would."""
+    data = json.loads(naive_reply(messages, rng))
+    if "card" in data and "clue" in data:
+        return f'I will tell with card {data["card"]}. Clue: "{data["clue"]}"'
+    if "clue" in data:
+        return data["clue"]  # type: ignore[no-any-return]
+    if "cards" in data:
+        return "I play " + " and ".join(f"card {n}" for n in data["cards"]) + "."
+    if "vote" in data:
+        return f"Hmm. I vote for {data['vote']}, it fits best."
+    if "red" in data:
+        return f"The red token goes on slot {data['red']}."
+    return f"Card {data['card']}, I think."
+
+
+@pytest.mark.parametrize(("mode", "seats"), [("odyssey", 3), ("odyssey", 8), ("party", 6), ("teams", 6)])
+def test_whole_games_with_a_model_that_answers_in_words(mode: str, seats: int) -> None:
+    rng = random.Random(4)
+    with StandIn(lambda messages: in_words(messages, rng)) as server:
+        name, factory = agent_from_spec(f"openai:{server.url}:chatty", retries=0)
+        made: list[LLMAgent] = []
+
+        def keep(context: SeatContext) -> Bot:
+            agent = factory(context)
+            assert isinstance(agent, LLMAgent)
+            made.append(agent)
+            return agent
+
+        run_arena(mode, seats, 1, ["random", name], seed=3, agents={name: keep})
+    assert sum(agent.moves for agent in made) > 0
+    assert sum(agent.fallbacks for agent in made) == 0, "every answer in words read on the first try"
