@@ -131,6 +131,10 @@ def _arena(args: argparse.Namespace) -> int:
         options=options,
         language=args.language,
         as_json=args.json,
+        agents=args.agent,
+        log=args.log,
+        transcript=args.transcript,
+        retries=args.retries,
     )
 
 
@@ -181,6 +185,26 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--language", choices=BOT_LANGUAGES, default="en", help="the language of every bot's clues (default en)"
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="also seat this player beside the --bots levels (repeatable): module:Class (a Bot of your own; "
+        "seated as Class) or openai:URL:MODEL (a language model on an OpenAI-compatible endpoint, e.g. "
+        "openai:http://127.0.0.1:8080/v1:my-model; seated as llm:MODEL; API key from FABULA_LLM_API_KEY or "
+        "OPENAI_API_KEY if set); --bots '' seats agents alone",
+    )
+    arena.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per round (docs/research-agents.md)")
+    arena.add_argument(
+        "--transcript", metavar="FILE.jsonl", help="language-model agents: append every prompt and raw reply here"
+    )
+    arena.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        help="language-model agents: corrective messages after an unusable reply before a random move (default 2)",
+    )
     arena.set_defaults(run=_arena)
 
 
@@ -190,9 +214,17 @@ def _ai_eval(args: argparse.Namespace) -> int:
     return run_eval(args.rounds, args.cards, args.memory, args.online, args.json)
 
 
+def _ai_export(args: argparse.Namespace) -> int:
+    from fabula.commands.ai import run_export
+
+    return run_export(
+        args.logs, albums=args.album, data=args.data, out=args.out, cards_out=args.cards_out, party=args.party
+    )
+
+
 def _add_ai_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """`fabula ai eval`: the AI players measured against human play."""
-    ai = commands.add_parser("ai", help="measure the AI players against rounds of human play")
+    """`fabula ai eval`: the AI players measured against human play; `fabula ai export`: data for it."""
+    ai = commands.add_parser("ai", help="measure the AI players against rounds of human play; export played rounds")
     actions = ai.add_subparsers(dest="ai_command", required=True, metavar="AI_COMMAND")
     evaluation = actions.add_parser("eval", help="how often the guesser finds the storyteller's card")
     evaluation.add_argument("rounds", metavar="ROUNDS.jsonl", help="rounds, one JSON object a line")
@@ -201,6 +233,20 @@ def _add_ai_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     evaluation.add_argument("--online", action="store_true", help="remember each round once it is guessed")
     evaluation.add_argument("--json", action="store_true", help="print one JSON object")
     evaluation.set_defaults(run=_ai_eval)
+    export = actions.add_parser(
+        "export",
+        help="played rounds (arena logs, a server's finished games) as rounds for `fabula ai eval`",
+        description="Write one JSON line per round (clue, cards, storyteller_card, vote_share, players, mode, "
+        "source) from `fabula arena --log` files, albums saved from GET /api/rooms/{code}/games/{n}, and the "
+        "finished games of the rooms in a data folder. Party rounds are left out unless --party.",
+    )
+    export.add_argument("logs", nargs="*", metavar="LOG.jsonl", help="`fabula arena --log` files")
+    export.add_argument("--album", action="append", default=[], metavar="FILE.json", help="a saved album (repeatable)")
+    export.add_argument("--data", metavar="DIR", help="a server's data folder: every finished game in rooms.sqlite3")
+    export.add_argument("--out", metavar="ROUNDS.jsonl", help="where to write the rounds (default: standard output)")
+    export.add_argument("--cards-out", metavar="CARDS.json", help="also write the cards they name (for --cards)")
+    export.add_argument("--party", action="store_true", help="include party-mode rounds")
+    export.set_defaults(run=_ai_export)
 
 
 def build_parser() -> argparse.ArgumentParser:

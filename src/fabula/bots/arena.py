@@ -22,6 +22,12 @@ What is measured, per level (over every seat that level held):
   party mode, do not count);
 - ``score_mean``: the final score (in teams mode, the team's score).
 
+Seats need not be built-in levels: ``agents`` maps further names to factories (`AgentFactory`), so
+any `Bot` — a language model, a player of one's own — sits beside the built-in bots under its name.
+``record`` is told one JSON object per round (`round_record`: seats and their names, storyteller,
+clue, table, owners, votes, points, scores; the game's last round also its winners): the
+``fabula arena --log`` format.
+
 Overall: the storyteller scored rate, and the share of rounds where every voter (all found) or
 no voter (none found) found the storyteller's card — the two ways a storyteller scores nothing
 outside party mode (``None`` in party mode).
@@ -64,6 +70,25 @@ from fabula.rules.events import RoundScored
 Z95 = 1.959963984540054
 #: a round that takes more moves than this (per seat) is a bot that keeps changing its mind
 MOVES_PER_SEAT_PER_ROUND = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SeatContext:
+    """What an `AgentFactory` is told about the seat it makes a player for."""
+
+    #: the game's number in the arena, from 1
+    game: int
+    seat: int
+    #: derived from the game's seed: the player's own randomness, so a run replays
+    rng: random.Random
+    #: the table's cards by id (titles, descriptions, tags)
+    cards: Mapping[str, Card]
+    #: the language of the built-in bots' clues
+    language: str
+
+
+#: Makes the player of one seat for one game.
+AgentFactory = Callable[[SeatContext], Bot]
 
 
 class ArenaError(RuntimeError):
@@ -295,6 +320,27 @@ def _round_of(tallies: Sequence[_Tally], result: RoundResult, party: bool) -> No
             tallies[voter].found += voter in finders
 
 
+#: a game being played, as `round_record` names it: its number, the game, each seat's player
+_Watched = tuple[int, Game, Sequence[str]]
+
+
+def round_record(number: int, game: Game, names: Sequence[str], result: RoundResult) -> dict[str, Any]:
+    """One line of ``fabula arena --log``: game ``number`` (from 1) and its seed, the mode, each
+    seat's player (``names[seat]``), and the round's `RoundResult` (storyteller, clue,
+    storyteller_card, table, owners, votes, red, voters, finders, points, scores,
+    storyteller_scored; not the points' reasons)."""
+    found: dict[str, Any] = {
+        "game": number,
+        "seed": game.seed,
+        "mode": game.mode,
+        "players": game.seats,
+        "seats": [{"seat": seat, "agent": name} for seat, name in enumerate(names)],
+    }
+    found.update(result.to_json())
+    del found["reasons"]
+    return found
+
+
 def run_arena(
     mode: str,
     players: int,
@@ -306,10 +352,14 @@ def run_arena(
     cards: Sequence[Card] | None = None,
     language: str = "en",
     progress: Callable[[int], object] | None = None,
+    agents: Mapping[str, AgentFactory] | None = None,
+    record: Callable[[dict[str, Any]], object] | None = None,
 ) -> ArenaReport:
     """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
     shuffled each game); ``cards`` defaults to the original deck; ``language``: of the bots' clues;
-    ``progress`` is told after each game. Raises `fabula.rules.InvalidSetup` for a table the mode
+    ``progress`` is told after each game; ``agents``: names in ``bots`` that are not built-in levels,
+    and the factory of each; ``record``: told `round_record` of every round, a game's rounds once
+    that game is over (its last round then carries ``winners``). Raises `fabula.rules.InvalidSetup` for a table the mode
     does not allow, `ValueError` for an unknown level, `ArenaError` (`IllegalBotMove`) when a bot
     breaks the rules."""
     if games < 1:
@@ -323,25 +373,45 @@ def run_arena(
     tallies = {level: _Tally() for level in dict.fromkeys(levels)}
     overall = _Overall()
 
+    agents = agents or {}
+
+    def player(level: str, context: SeatContext) -> Bot:
+        if level in agents:
+            return agents[level](context)
+        return make_bot(level, context.rng, cards=by_id, language=language)
+
     start = time.perf_counter()
-    for _ in range(games):
+    for number in range(1, games + 1):
         game_seed = rng.getrandbits(63)
         game = Game.new(mode, players, options=options, seed=game_seed, deck=deck_ids)
         order = list(levels)
         random.Random(f"{game_seed}/seats").shuffle(order)
         seat_bots = [
-            make_bot(level, random.Random(f"{game_seed}/bot/{seat}"), cards=by_id, language=language)
+            player(level, SeatContext(number, seat, random.Random(f"{game_seed}/bot/{seat}"), by_id, language))
             for seat, level in enumerate(order)
         ]
         seat_tallies = [tallies[level] for level in order]
+        records: list[dict[str, Any]] = []
 
-        def on_round(result: RoundResult, seat_tallies: list[_Tally] = seat_tallies) -> None:
+        def on_round(
+            result: RoundResult,
+            seat_tallies: list[_Tally] = seat_tallies,
+            watched: _Watched = (number, game, order),
+            records: list[dict[str, Any]] = records,
+        ) -> None:
             _round_of(seat_tallies, result, party)
             overall.add(result)
+            if record is not None:
+                records.append(round_record(*watched, result))
 
         play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), on_round)
         outcome = game.outcome
         assert outcome is not None
+        if record is not None:
+            if records:
+                records[-1]["winners"] = list(outcome.winners)
+            for line in records:
+                record(line)
         # A shared victory: 1/k of a win for each of the k tied players (or teams, whose members
         # each hold their team's share).
         shares = len(outcome.winning_teams if outcome.winning_teams is not None else outcome.winners)

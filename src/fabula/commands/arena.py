@@ -4,10 +4,72 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
+
+if TYPE_CHECKING:
+    from fabula.bots.arena import AgentFactory, SeatContext
+    from fabula.bots.base import Bot
+
+
+#: what a language-model agent counts (`LLMAgent`), summed per seated name for the report
+_COUNTS = ("moves", "attempts", "fallbacks", "failures")
+
+
+def _agents(
+    specs: Sequence[str], stack: ExitStack, transcript: str | None, retries: int, made: dict[str, list[Bot]]
+) -> dict[str, AgentFactory]:
+    """The factory of each ``--agent``, by the name it is seated as (a name twice gets ``#2``);
+    every player made is kept in ``made``, by that name."""
+    if not specs:
+        return {}
+    from fabula.research.agents import Transcript, agent_from_spec
+
+    log = stack.enter_context(Transcript.open(transcript)) if transcript else None
+    factories: dict[str, AgentFactory] = {}
+    for spec in specs:
+        name, factory = agent_from_spec(spec, transcript=log, retries=retries)
+        unique, count = name, 1
+        while unique in factories:
+            count += 1
+            unique = f"{name}#{count}"
+        players = made.setdefault(unique, [])
+
+        def keep(context: SeatContext, factory: AgentFactory = factory, players: list[Bot] = players) -> Bot:
+            player = factory(context)
+            players.append(player)
+            return player
+
+        factories[unique] = keep
+    return factories
+
+
+def _counts(made: Mapping[str, Sequence[Bot]]) -> dict[str, dict[str, int]]:
+    """Per language-model agent: its moves, the replies asked for, the random moves it fell back
+    on and the endpoint's failures (players without these counts are left out)."""
+    found = {}
+    for name, players in made.items():
+        counted = [player for player in players if all(hasattr(player, key) for key in _COUNTS)]
+        if counted:
+            found[name] = {key: sum(int(getattr(player, key)) for player in counted) for key in _COUNTS}
+    return found
+
+
+def _log_writer(path: str | None, stack: ExitStack) -> Callable[[dict[str, Any]], None] | None:
+    """What writes each round to ``--log`` (one JSON object a line, flushed per game)."""
+    if path is None:
+        return None
+    handle = stack.enter_context(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - the stack closes it
+
+    def write(record: dict[str, Any]) -> None:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if record.get("winners") is not None:
+            handle.flush()
+
+    return write
 
 
 def _percent(rate: float | None) -> str:
@@ -24,41 +86,70 @@ def run(
     options: Mapping[str, Any],
     language: str = "en",
     as_json: bool,
+    agents: Sequence[str] = (),
+    log: str | None = None,
+    transcript: str | None = None,
+    retries: int = 2,
 ) -> int:
-    """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules."""
+    """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules.
+    ``agents``: ``--agent`` specs, seated beside ``bots``; ``log``: the per-round JSON-lines file;
+    ``transcript``: where language-model agents log every prompt and reply."""
     from fabula.bots.arena import ArenaError, run_arena
     from fabula.bots.base import BOT_LEVELS
     from fabula.bots.semantic.encoder import ModelMissing
     from fabula.rules import RulesError
 
     unknown = [level for level in bots if level not in BOT_LEVELS]
-    if not bots or unknown:
+    if (not bots and not agents) or unknown:
         print(
             f"error: unknown bot level {', '.join(map(repr, unknown)) or '(none given)'}; "
             f"the levels are {', '.join(BOT_LEVELS)}",
             file=sys.stderr,
         )
         return 2
-    # disable=None: a bar only when stderr is a terminal.
-    with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
+    if retries < 0:
+        print("error: --retries cannot be negative", file=sys.stderr)
+        return 2
+    made: dict[str, list[Bot]] = {}
+    with ExitStack() as stack:
         try:
-            report = run_arena(
-                mode, players, games, bots, seed=seed, options=options, language=language, progress=bar.update
-            )
-        except RulesError as error:
-            bar.close()
-            print(f"error: {error.code}: {error.message}", file=sys.stderr)
-            return 2
-        except (ModelMissing, ValueError) as error:
-            bar.close()
+            factories = _agents(agents, stack, transcript, retries, made)
+            record = _log_writer(log, stack)
+        except (OSError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        except ArenaError as error:
-            bar.close()
-            print(f"error: {error}", file=sys.stderr)
-            return 1
+        seated = [*bots, *factories]
+        # disable=None: a bar only when stderr is a terminal.
+        with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
+            try:
+                report = run_arena(
+                    mode,
+                    players,
+                    games,
+                    seated,
+                    seed=seed,
+                    options=options,
+                    language=language,
+                    progress=bar.update,
+                    agents=factories,
+                    record=record,
+                )
+            except RulesError as error:
+                bar.close()
+                print(f"error: {error.code}: {error.message}", file=sys.stderr)
+                return 2
+            except (ModelMissing, ValueError) as error:
+                bar.close()
+                print(f"error: {error}", file=sys.stderr)
+                return 2
+            except ArenaError as error:
+                bar.close()
+                print(f"error: {error}", file=sys.stderr)
+                return 1
+    bots = seated
+    counts = _counts(made)
     if as_json:
-        print(json.dumps(report.to_json()))
+        print(json.dumps({**report.to_json(), **({"agents": counts} if counts else {})}))
         return 0
     who = "team's" if mode == "teams" else "player's"
     print(
@@ -66,12 +157,16 @@ def run(
         f"seats shuffled each game), {report.rounds:,} rounds in {report.seconds:.1f} s"
     )
     header = ("level", "seats", "win rate (95% interval)", "told & scored", "finds", "decoy votes", "final score")
-    print(f"  {header[0]:<8}{header[1]:>6}  {header[2]:<25}{header[3]:>14}{header[4]:>8}{header[5]:>13}{header[6]:>13}")
+    width = max(8, *(len(level) + 2 for level in report.levels))  # an agent's name can be long
+    print(
+        f"  {header[0]:<{width}}{header[1]:>6}  {header[2]:<25}"
+        f"{header[3]:>14}{header[4]:>8}{header[5]:>13}{header[6]:>13}"
+    )
     for level, stats in report.levels.items():
         win = f"{stats.win_rate:.1%} ({stats.win_rate_low:.1%}–{stats.win_rate_high:.1%})"
         decoys = "–" if stats.decoy_votes_per_round is None else f"{stats.decoy_votes_per_round:.2f}"
         print(
-            f"  {level:<8}{stats.seats:>6}  {win:<25}{_percent(stats.storyteller_scored_rate):>14}"
+            f"  {level:<{width}}{stats.seats:>6}  {win:<25}{_percent(stats.storyteller_scored_rate):>14}"
             f"{_percent(stats.finder_accuracy):>8}{decoys:>13}{stats.score_mean:>13.2f}"
         )
     print(f"  win rate: a shared victory is 1/k of a win for each of the k tied; final score: the {who}")
@@ -84,4 +179,9 @@ def run(
             f"(together {_percent(report.all_or_none_found_rate)})"
         )
     print(f"  overall: {overall}")
+    for name, count in counts.items():
+        print(
+            f"  {name}: {count['moves']:,} moves, {count['attempts'] - count['moves']:,} replies retried, "
+            f"{count['fallbacks']:,} random fallbacks, {count['failures']:,} endpoint failures"
+        )
     return 0
