@@ -72,7 +72,7 @@ from fabula.rules import (
 )
 from fabula.rules.state import Phase
 
-__all__ = ["DEFAULT_CLUE", "ActionNotAvailable", "ActionSpace"]
+__all__ = ["DEFAULT_CLUE", "ActionNotAvailable", "ActionSpace", "next_seat"]
 
 #: The clue of a clue move given as a bare id without text while the clues are free text
 #: (what a framework's own test sampling the mask sends).
@@ -292,6 +292,21 @@ class ActionSpace:
         if id in self.red:
             return f"red slot {id - self.red.start + 1}"
         raise ActionNotAvailable(f"There is no move {id}; moves are 0 to {self.n - 1}.")
+
+
+def next_seat(game: Game, after: int) -> int:
+    """Who moves next when the seats move one at a time (PettingZoo's AEC env, OpenSpiel): the
+    first seat the table waits for after ``after``, going round the table. So a phase's moves
+    come in seat order from the left of the seat that moved last, and a teams member who made an
+    offer lets the others move before it is asked again. The game must not be over.
+
+    >>> from fabula.rules import Game
+    >>> game = Game.new("odyssey", 5, seed=1, options={"first_storyteller": 3})
+    >>> game.apply(game.legal_actions(3)[0].with_clue("Dawn")) and next_seat(game, 3)
+    4
+    """
+    n = game.seats
+    return min(game.awaiting, key=lambda seat: (seat - after - 1) % n)
 
 
 def _vocabulary(clues: Sequence[str]) -> tuple[str, ...]:

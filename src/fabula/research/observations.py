@@ -61,8 +61,8 @@ def _ascii(raw: bytes) -> str:
     return json.dumps(json.loads(raw), separators=(",", ":"))
 
 
-def view_json(game: Game, seat: int) -> str:
-    """The seat's view as JSON text in `JSON_CHARSET` (see the module docstring)."""
+def view_json(game: Game, seat: int | None) -> str:
+    """The seat's view (``None``: the spectator's) as JSON text in `JSON_CHARSET` (module docstring)."""
     return _ascii(_ENCODE(game.view(seat)))
 
 

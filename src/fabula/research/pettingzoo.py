@@ -46,7 +46,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from fabula.rules import Game, Phase
 from fabula.rules.events import Event, RoundScored
 
-from .actions import ActionNotAvailable, ActionSpace
+from .actions import ActionNotAvailable, ActionSpace, next_seat
 from .observations import CardTexts, DeckLike, seat_texts
 from .spaces import action_space, observation_space
 
@@ -226,8 +226,7 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = table.agents[(seat + 1) % table.players]
         else:
-            awaiting, n = game.awaiting, table.players
-            self.agent_selection = table.agents[min(awaiting, key=lambda s: (s - seat - 1) % n)]
+            self.agent_selection = table.agents[next_seat(game, seat)]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
