@@ -244,17 +244,14 @@ class ActionSpace:
             return list(self.tell[: len(game.hand(seat)) * self._k])
         ids: list[int] = []
         if phase is Phase.PLAY:
-            index = {card: h for h, card in enumerate(game.hand(seat))}
-            offered = game.proposal(seat) is not None
-            play_id, propose = self._play_id, self.propose.start
-            for action in game.legal_actions(seat):
-                if type(action) is Play:
-                    cards = action.cards
-                    key = (index[cards[0]],) if len(cards) == 1 else tuple(sorted(index[c] for c in cards))
-                    ids.append(play_id[key])
-                elif not offered:  # a Propose
-                    ids.append(propose + index[action.card])  # type: ignore[union-attr]
-        elif phase is Phase.VOTE:
+            # What `Game.legal_actions` lists for an awaited player — a play for each card (each
+            # pair at 3 seats), an offer of each card — read off the hand's length.
+            held = len(game.hand(seat))
+            ids = list(self._plays_of(held))
+            if game.proposal(seat) is None and seat in self.rules.proposers[game.storyteller]:
+                ids.extend(self.propose[:held])
+            return ids
+        if phase is Phase.VOTE:
             voted, placed = game.vote(seat) is not None, seat == game.storyteller and game.red is not None
             vote_id, red = self._vote_id, self.red.start - 1
             for action in game.legal_actions(seat):
@@ -265,6 +262,12 @@ class ActionSpace:
                     ids.append(red + action.slot)  # type: ignore[union-attr]
         ids.sort()
         return ids
+
+    def _plays_of(self, held: int) -> range | list[int]:
+        """The play ids of a hand of ``held`` cards."""
+        if self.rules.cards_per_player == 1:
+            return self.play[:held]
+        return [id for id, pair in zip(self.play, self.plays, strict=True) if pair[1] < held]
 
     def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
         """`legal_ids` as a 0/1 ``int8`` vector of length `n`."""

@@ -32,10 +32,10 @@ import msgspec
 
 from fabula.cards.model import Card, Deck
 from fabula.cards.original import original_deck
-from fabula.rules import Game
-from fabula.rules.views import SeatView
+from fabula.rules import Game, RoundResult
+from fabula.rules.views import SeatView, personal_view, public_view
 
-__all__ = ["CARDS_MAX", "JSON_CHARSET", "VIEW_MAX", "CardTexts", "DeckLike", "seat_texts", "view_json"]
+__all__ = ["CARDS_MAX", "JSON_CHARSET", "VIEW_MAX", "CardTexts", "DeckLike", "SeatObserver", "seat_texts", "view_json"]
 
 #: Every character the observation texts may hold: printable ASCII (the rest is escaped).
 JSON_CHARSET = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -71,6 +71,50 @@ def seat_texts(game: Game, seat: int, texts: CardTexts) -> tuple[str, str]:
     cards named are those of the view itself, so they can never say more than it does."""
     view = game.view(seat)
     return _ascii(_ENCODE(view)), texts.json(view)
+
+
+class SeatObserver:
+    """`seat_texts` for one seat after another of a game in play, keeping what their views share.
+
+    Within a phase most of a view stays the same from move to move: the public part changes only
+    in who is awaited and who has acted (and, in party, whether the red token is down), and the
+    last round — the longest part of the JSON — only between rounds. So the public part is built
+    once per phase (`fabula.rules.views.public_view`) and each seat's view made from it
+    (`personal_view`, the engine's own code), and the last round is encoded once per round. The
+    texts are those of `seat_texts`, character for character (tests/research check it at every
+    move of games of every mode).
+    """
+
+    __slots__ = ("_game", "_key", "_last", "_last_json", "_public", "texts")
+
+    def __init__(self, texts: CardTexts) -> None:
+        self.texts = texts
+        self._game: Game | None = None
+        self._key: tuple[object, ...] = ()
+        self._public: SeatView | None = None
+        self._last: RoundResult | None = None
+        self._last_json = b"null"
+
+    def __call__(self, game: Game, seat: int) -> tuple[str, str]:
+        key = (game.round, game.phase, game.red is not None)
+        public = self._public
+        if public is None or self._game is not game or self._key != key:
+            self._game, self._key = game, key
+            self._public = public = public_view(game)
+        else:
+            # the two public fields that change from move to move within a phase
+            public.awaiting, public.acted = list(game.awaiting), list(game.acted)
+        view = personal_view(game, public, seat)
+        cards = self.texts.json(view)
+        last = view.last_round
+        if last is None:
+            return _ascii(_ENCODE(view)), cards
+        if last is not self._last:
+            self._last, self._last_json = last, _ENCODE(last)
+        view.last_round = None  # (a view of our own, made just now)
+        # No string in the JSON can hold these bytes (its quotes would be escaped): the field itself.
+        raw = _ENCODE(view).replace(b'"last_round":null', b'"last_round":' + self._last_json, 1)
+        return _ascii(raw), cards
 
 
 class CardTexts:

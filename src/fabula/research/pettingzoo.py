@@ -47,7 +47,7 @@ from fabula.rules import Game, Phase
 from fabula.rules.events import Event, RoundScored
 
 from .actions import ActionNotAvailable, ActionSpace, next_seat
-from .observations import CardTexts, DeckLike, seat_texts
+from .observations import CardTexts, DeckLike, SeatObserver
 from .spaces import action_space, observation_space
 
 __all__ = ["FabulaAECEnv", "FabulaParallelEnv", "Table", "env", "parallel_env"]
@@ -74,6 +74,7 @@ class Table:
         self.mode, self.players, self.options = mode, players, dict(options or {})
         self.space = ActionSpace.create(mode, players, self.options, clues)
         self.texts = CardTexts.of(deck)
+        self._texts = SeatObserver(self.texts)
         self.rng = np.random.default_rng(seed)
         self.agents = [f"seat_{seat}" for seat in range(players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
@@ -98,7 +99,7 @@ class Table:
         found = self._observed[seat]
         if found is not None and found[0] == moves:
             return found[1]
-        view, cards = seat_texts(game, seat, self.texts)
+        view, cards = self._texts(game, seat)
         observation = {"view": view, "cards": cards, "action_mask": self.space.mask(game, seat)}
         self._observed[seat] = (moves, observation)
         return observation
@@ -134,6 +135,8 @@ class Table:
 
     def points(self, events: list[Event]) -> list[int] | None:
         """The points of the round these events scored, by seat, if they scored one."""
+        if len(events) == 1:  # a move that completes nothing
+            return None
         for event in events:
             if type(event) is RoundScored:
                 return list(event.result.points)
@@ -197,6 +200,7 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = False
         self.agent_selection = self.table.agents[self.game.awaiting[0]]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -219,15 +223,22 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
         events = table.apply(seat, action)
         self._cumulative_rewards[agent] = 0
         points = table.points(events)
-        for other, seat_points in zip(table.agents, points or [0] * table.players, strict=True):
-            self.rewards[other] = seat_points
+        rewards = self.rewards
+        if points is not None:
+            for other, seat_points in zip(table.agents, points, strict=True):
+                rewards[other] = seat_points
+        elif self._rewarded:  # the last step's points are not this one's
+            for other in rewards:
+                rewards[other] = 0
+        self._rewarded = points is not None
         game = self.game
         if game.phase is Phase.OVER:
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = table.agents[(seat + 1) % table.players]
         else:
             self.agent_selection = table.agents[next_seat(game, seat)]
-        self._accumulate_rewards()
+        if points is not None:  # (otherwise every reward is 0: nothing to add)
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None

@@ -1,0 +1,140 @@
+"""Random-agent episodes per second through the PettingZoo env, beside the bare engine's games.
+
+Both play the same table (six-player `odyssey`, default options unless ``--options``) with
+uniformly random legal moves, in the same process and on one core, alternating runs so a shared
+machine's drift hits both alike:
+
+- **engine**: `fabula.bots.random_player.play_random_game` — `Game.awaiting`,
+  `Game.legal_actions`, `Game.apply` (what benchmarks/engine.py measures);
+- **env**: the AEC env's own loop, as an agent runs it — ``agent_iter``, ``last()`` (the seat's
+  observation: view JSON, card texts, action mask), a random id among the mask's ones,
+  ``step``; free-text clues, so each clue is a bare id (the env's default clue).
+
+The wrapper's cost is the ratio engine / env. Median and best of the runs are printed.
+
+Run: ``python benchmarks/research_env.py`` (``--seconds``, ``--runs``, ``--players``,
+``--json``).
+
+Target (issue 18): the env costs at most 2× the engine (ratio ≤ 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from fabula.bots.random_player import play_random_game
+from fabula.research.pettingzoo import FabulaAECEnv, env
+from fabula.rules import Game
+
+TARGET = 2.0
+
+
+def engine_games(players: int, options: dict[str, Any], rng: random.Random) -> Callable[[], int]:
+    """One random engine game per call; returns its moves."""
+
+    def one() -> int:
+        game = play_random_game(Game.new("odyssey", players, options=options, seed=rng.getrandbits(63)), rng)
+        return len(game.log)
+
+    return one
+
+
+def env_episodes(aec: FabulaAECEnv, rng: np.random.Generator) -> Callable[[], int]:
+    """One random-agent episode per call; returns its moves."""
+    flatnonzero, random = np.flatnonzero, rng.random
+
+    def one() -> int:
+        aec.reset()
+        moves = 0
+        for _agent in aec.agent_iter():
+            observation, _reward, termination, truncation, _info = aec.last()
+            if termination or truncation or observation is None:
+                aec.step(None)
+                continue
+            legal = flatnonzero(observation["action_mask"])
+            aec.step(int(legal[int(random() * len(legal))]))
+            moves += 1
+        return moves
+
+    return one
+
+
+def rate(play: Callable[[], int], seconds: float) -> tuple[float, int, int]:
+    """Games per second over about ``seconds``: (rate, games, moves)."""
+    games = moves = 0
+    start = time.perf_counter()
+    while True:
+        moves += play()
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed, games, moves
+
+
+def measure(players: int, options: dict[str, Any], seconds: float, runs: int) -> dict[str, Any]:
+    engine = engine_games(players, options, random.Random(f"bench/engine/{players}"))
+    episodes = env_episodes(env("odyssey", players, options=options, seed=1), np.random.default_rng(1))
+    engine(), episodes()  # warm up imports and caches (the card texts, the spaces)
+    found: dict[str, list[float]] = {"engine": [], "env": []}
+    moves: dict[str, list[int]] = {"engine": [0, 0], "env": [0, 0]}
+    for _ in range(runs):
+        for name, play in (("engine", engine), ("env", episodes)):
+            per_second, games, played = rate(play, seconds)
+            found[name].append(per_second)
+            moves[name][0] += games
+            moves[name][1] += played
+    engine_rate, env_rate = statistics.median(found["engine"]), statistics.median(found["env"])
+    return {
+        "python": platform.python_version(),
+        "mode": "odyssey",
+        "players": players,
+        "options": options,
+        "engine_games_per_second": round(engine_rate, 1),
+        "engine_best": round(max(found["engine"]), 1),
+        "env_episodes_per_second": round(env_rate, 1),
+        "env_best": round(max(found["env"]), 1),
+        "engine_moves_per_game": round(moves["engine"][1] / moves["engine"][0], 1),
+        "env_moves_per_episode": round(moves["env"][1] / moves["env"][0], 1),
+        "ratio": round(engine_rate / env_rate, 2),
+        "target": TARGET,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one run (default 1)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each (default 5)")
+    parser.add_argument("--players", type=int, default=6, help="seats at the odyssey table (default 6)")
+    parser.add_argument("--options", default="{}", help="the game's options as JSON (default: the mode's)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, for both alike
+    figures = measure(args.players, json.loads(args.options), args.seconds, args.runs)
+    if args.json:
+        print(json.dumps(figures))
+        return figures
+    print(f"Python {figures['python']}, one core, {args.runs} alternating runs of {args.seconds:g} s each")
+    print(
+        f"{args.players}-player odyssey: engine {figures['engine_games_per_second']:.0f} games/s "
+        f"(best {figures['engine_best']:.0f}, {figures['engine_moves_per_game']} moves a game); "
+        f"PettingZoo env {figures['env_episodes_per_second']:.0f} episodes/s "
+        f"(best {figures['env_best']:.0f}, {figures['env_moves_per_episode']} moves an episode)"
+    )
+    verdict = "meets" if figures["ratio"] <= TARGET else "misses"
+    print(f"the env costs {figures['ratio']:.2f}× the engine — {verdict} the ≤ {TARGET:g}× target")
+    return figures
+
+
+if __name__ == "__main__":
+    main()
