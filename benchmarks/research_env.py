@@ -2,7 +2,7 @@
 
 Both play the same table (six-player `odyssey`, default options unless ``--options``) with
 uniformly random legal moves, in the same process and on one core, alternating runs so a shared
-machine's drift hits both alike:
+machine's drift hits both alike, each timed in the process's CPU time:
 
 - **engine**: `fabula.bots.random_player.play_random_game` — `Game.awaiting`,
   `Game.legal_actions`, `Game.apply` (what benchmarks/engine.py measures);
@@ -70,13 +70,15 @@ def env_episodes(aec: FabulaAECEnv, rng: np.random.Generator) -> Callable[[], in
 
 
 def rate(play: Callable[[], int], seconds: float) -> tuple[float, int, int]:
-    """Games per second over about ``seconds``: (rate, games, moves)."""
+    """Games per second of this process's CPU time over about ``seconds`` of it: (rate, games,
+    moves). CPU time rather than the wall clock, so that other work on a shared machine slows
+    neither side of the ratio."""
     games = moves = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         moves += play()
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return games / elapsed, games, moves
 

@@ -70,7 +70,7 @@ def test_the_mask_is_the_legal_actions_at_every_move(
     space = ActionSpace.create(mode, seats, options, clues)
     rng = random.Random(f"{mode}/{seats}")
     checked = 0
-    for seed in range(2):
+    for seed in range(1 if seats >= 10 else 2):
         game = Game.new(mode, seats, options=options, seed=seed)
         while not game.is_over:
             checked += check_every_seat(space, game)

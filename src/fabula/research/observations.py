@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -85,7 +85,7 @@ class SeatObserver:
     move of games of every mode).
     """
 
-    __slots__ = ("_game", "_key", "_last", "_last_json", "_public", "texts")
+    __slots__ = ("_game", "_key", "_last", "_last_json", "_public", "_shared", "_shared_ids", "texts")
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
@@ -94,6 +94,9 @@ class SeatObserver:
         self._public: SeatView | None = None
         self._last: RoundResult | None = None
         self._last_json = b"null"
+        # the texts of the cards every seat's view names in this phase (the table, the last table)
+        self._shared_ids: frozenset[str] = frozenset()
+        self._shared = ""
 
     def __call__(self, game: Game, seat: int) -> tuple[str, str]:
         key = (game.round, game.phase, game.red is not None)
@@ -101,11 +104,20 @@ class SeatObserver:
         if public is None or self._game is not game or self._key != key:
             self._game, self._key = game, key
             self._public = public = public_view(game)
+            last_table = () if game.last_result is None else game.last_result.table
+            shared = dict.fromkeys([*game.table, *last_table])
+            self._shared_ids, self._shared = frozenset(shared), self.texts.entries(shared)
         else:
             # the two public fields that change from move to move within a phase
             public.awaiting, public.acted = list(game.awaiting), list(game.acted)
         view = personal_view(game, public, seat)
-        cards = self.texts.json(view)
+        hand = view.hand
+        if not hand:
+            cards = "{" + self._shared + "}"
+        elif self._shared_ids.isdisjoint(hand):
+            cards = "{" + self.texts.entries(hand) + ("," + self._shared if self._shared else "") + "}"
+        else:  # a card of the last table drawn again after a reshuffle: named once
+            cards = self.texts.json(view)
         last = view.last_round
         if last is None:
             return _ascii(_ENCODE(view)), cards
@@ -149,5 +161,9 @@ class CardTexts:
         last = view.last_round
         if last is not None:
             named.update(dict.fromkeys(last.table))
+        return "{" + self.entries(named) + "}"
+
+    def entries(self, cards: Iterable[str]) -> str:
+        """The ``"id":{"title":…,"description":…}`` members of ``cards``, comma-separated."""
         entries = self._entries
-        return "{" + ",".join([entries[card] for card in named]) + "}"
+        return ",".join([entries[card] for card in cards])
