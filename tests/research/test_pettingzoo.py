@@ -20,7 +20,7 @@ from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E4
 
 from fabula.research.actions import ActionNotAvailable  # noqa: E402
 from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, env, parallel_env  # noqa: E402
-from fabula.rules import MODES, Phase  # noqa: E402
+from fabula.rules import MODES, IllegalAction, Phase  # noqa: E402
 
 from .games import CLUES, SHORT, TABLES, VARIANTS  # noqa: E402
 
@@ -187,3 +187,22 @@ def test_the_parallel_env_wants_every_awaited_seat_and_drops_a_moot_move() -> No
     assert infos["seat_4"]["dropped"] == play["seat_4"]
     assert par.game.played(1) is not None
     assert par.game.played(4) is None
+
+
+def test_a_parallel_step_with_one_refused_move_makes_none() -> None:
+    par = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    par.reset()
+    observations, *_ = par.step({"seat_0": (0, "Dawn")})
+    before = par.game.to_json()
+    moves: dict[str, Any] = {
+        agent: int(np.flatnonzero(observations[agent]["action_mask"])[0]) for agent in ("seat_1", "seat_2", "seat_3")
+    }
+    moves["seat_4"] = 10_000  # seat 4 comes last: the three before it are not made either
+    with pytest.raises(ActionNotAvailable):
+        par.step(moves)
+    assert par.game.to_json() == before
+    teller = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    teller.reset()
+    with pytest.raises(IllegalAction, match="empty"):
+        teller.step({"seat_0": (0, "  ")})
+    assert teller.game.clue is None

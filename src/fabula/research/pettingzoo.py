@@ -18,8 +18,9 @@ available (``options`` as `fabula.rules.Options` takes them).
   (every game ends: give small ``storyteller_cycles`` or ``target_score`` for short ones).
 - **Randomness.** ``seed`` seeds the env's generator, which draws each game's seed at `reset`;
   ``reset(seed=s)`` reseeds it. The same seed gives the same games.
-- An action the mask does not allow raises `ActionNotAvailable` (a `ValueError`) and changes
-  nothing.
+- An action the mask does not allow raises `ActionNotAvailable` (a `ValueError`), a clue the
+  engine refuses `fabula.rules.IllegalAction`, and the game is unchanged (a parallel step checks
+  every move before it makes any).
 
 >>> import numpy as np
 >>> aec = env(mode="odyssey", players=4, options={"storyteller_cycles": 1}, seed=1, clues=["Freedom"])
@@ -43,7 +44,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from fabula.rules import Game, Phase
+from fabula.rules import Action, BlindClue, Game, Phase, Tell, clean_clue
 from fabula.rules.events import Event, RoundScored
 
 from .actions import ActionNotAvailable, ActionSpace, next_seat
@@ -105,7 +106,13 @@ class Table:
         return observation
 
     def apply(self, seat: int, move: Any) -> list[Event]:
-        """Apply ``seat``'s move; `ActionNotAvailable` (the game unchanged) unless its mask allows it."""
+        """Apply ``seat``'s move; `ActionNotAvailable` (the game unchanged) unless its mask allows
+        it, `fabula.rules.IllegalAction` (likewise) for a clue the engine refuses."""
+        return self.game.apply(self.check(seat, move))
+
+    def check(self, seat: int, move: Any) -> Action:
+        """The engine action of ``seat``'s move, or the refusal `apply` would raise (a clue is
+        checked as the engine will check it, so that a parallel step can refuse before any move)."""
         id, clue = self.split(move)
         mask = self.observe(seat)["action_mask"]
         if not 0 <= id < len(mask) or not mask[id]:
@@ -113,7 +120,10 @@ class Table:
                 f"Move {id} ({self._name(id)}) is not available to seat_{seat} now; "
                 f"its mask allows {np.flatnonzero(mask).tolist()}."
             )
-        return self.game.apply(self.space.decode(self.game, seat, id, clue))
+        action = self.space.decode(self.game, seat, id, clue)
+        if type(action) is Tell or type(action) is BlindClue:
+            clean_clue(action.clue)
+        return action
 
     def _name(self, id: int) -> str:
         try:
@@ -311,6 +321,10 @@ class FabulaParallelEnv(ParallelEnv[str, Observation, Move]):
         missing = [table.agents[seat] for seat in awaiting if table.agents[seat] not in actions]
         if missing:
             raise ActionNotAvailable(f"The table waits for {missing}: give their moves too.")
+        # Every move is checked before any is made, so that a refusal changes nothing. (The masks
+        # stay those of the step's start while its moves are made: a move in a simultaneous
+        # phase changes no other seat's choices, only, in teams, whether its partner still plays.)
+        checked = {seat: table.check(seat, actions[table.agents[seat]]) for seat in awaiting}
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         for seat in awaiting:
@@ -319,7 +333,7 @@ class FabulaParallelEnv(ParallelEnv[str, Observation, Move]):
                 # a teammate put the team's card down first (or the phase is complete)
                 infos[agent]["dropped"] = actions[agent]
                 continue
-            points = table.points(table.apply(seat, actions[agent]))
+            points = table.points(game.apply(checked[seat]))
             for other, seat_points in zip(table.agents, points or [0] * table.players, strict=True):
                 rewards[other] += seat_points
         over = table.game.is_over
