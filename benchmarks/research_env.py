@@ -10,7 +10,9 @@ machine's drift hits both alike, each timed in the process's CPU time:
   observation: view JSON, card texts, action mask), a random id among the mask's ones,
   ``step``; free-text clues, so each clue is a bare id (the env's default clue).
 
-The wrapper's cost is the ratio engine / env. Median and best of the runs are printed.
+The wrapper's cost is the ratio engine / env. Median and best of the runs are printed, and
+where an env move's time goes: in engine games, the time per move of the engine's move, of
+the acting seat's observation texts (`SeatObserver`: view JSON and card texts) and of its mask.
 
 Run: ``python benchmarks/research_env.py`` (``--seconds``, ``--runs``, ``--players``,
 ``--json``).
@@ -32,7 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from fabula.bots.random_player import play_random_game
+from fabula.bots.random_player import play_random_game, random_action
+from fabula.research.actions import ActionSpace
+from fabula.research.observations import CardTexts, SeatObserver
 from fabula.research.pettingzoo import FabulaAECEnv, env
 from fabula.rules import Game
 
@@ -67,6 +71,31 @@ def env_episodes(aec: FabulaAECEnv, rng: np.random.Generator) -> Callable[[], in
         return moves
 
     return one
+
+
+def breakdown(players: int, options: dict[str, Any], games: int) -> dict[str, float]:
+    """Microseconds per move, in ``games`` random engine games, of the engine's move and of what
+    the env adds for the acting seat: its observation texts and its mask. (The wall clock here:
+    the CPU clock costs more to read than some of these parts take.)"""
+    texts, rng = CardTexts.of(None), random.Random(f"bench/breakdown/{players}")
+    observe, space = SeatObserver(texts), ActionSpace.create("odyssey", players, options)
+    spent = {"engine": 0.0, "texts": 0.0, "mask": 0.0}
+    moves, clock = 0, time.perf_counter
+    for _ in range(games):
+        game = Game.new("odyssey", players, options=options, seed=rng.getrandbits(63), deck=texts.ids)
+        while not game.is_over:
+            seat = game.awaiting[0]
+            start = clock()
+            observe(game, seat)
+            observed = clock()
+            space.mask(game, seat)
+            masked = clock()
+            game.apply(random_action(game, seat, rng))
+            spent["texts"] += observed - start
+            spent["mask"] += masked - observed
+            spent["engine"] += clock() - masked
+            moves += 1
+    return {name: round(1e6 * total / moves, 2) for name, total in spent.items()}
 
 
 def rate(play: Callable[[], int], seconds: float) -> tuple[float, int, int]:
@@ -109,6 +138,7 @@ def measure(players: int, options: dict[str, Any], seconds: float, runs: int) ->
         "env_moves_per_episode": round(moves["env"][1] / moves["env"][0], 1),
         "ratio": round(engine_rate / env_rate, 2),
         "target": TARGET,
+        "microseconds_per_move": breakdown(players, options, max(3, runs * 10)),
     }
 
 
@@ -132,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         f"(best {figures['engine_best']:.0f}, {figures['engine_moves_per_game']} moves a game); "
         f"PettingZoo env {figures['env_episodes_per_second']:.0f} episodes/s "
         f"(best {figures['env_best']:.0f}, {figures['env_moves_per_episode']} moves an episode)"
+    )
+    per_move = figures["microseconds_per_move"]
+    print(
+        f"per move in engine games: the engine's move {per_move['engine']:.1f} µs; what the env adds for "
+        f"the acting seat: its observation texts {per_move['texts']:.1f} µs, its mask {per_move['mask']:.1f} µs"
     )
     verdict = "meets" if figures["ratio"] <= TARGET else "misses"
     print(f"the env costs {figures['ratio']:.2f}× the engine — {verdict} the ≤ {TARGET:g}× target")

@@ -23,3 +23,5 @@ def test_a_short_research_env_run() -> None:
     assert figures["ratio"] == round(figures["engine_games_per_second"] / figures["env_episodes_per_second"], 2)
     # the same game either way: a round is a clue, three plays and three votes
     assert figures["engine_moves_per_game"] == figures["env_moves_per_episode"] == 28
+    assert set(figures["microseconds_per_move"]) == {"engine", "texts", "mask"}
+    assert all(spent > 0 for spent in figures["microseconds_per_move"].values())

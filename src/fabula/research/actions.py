@@ -252,14 +252,18 @@ class ActionSpace:
                 ids.extend(self.propose[:held])
             return ids
         if phase is Phase.VOTE:
-            voted, placed = game.vote(seat) is not None, seat == game.storyteller and game.red is not None
-            vote_id, red = self._vote_id, self.red.start - 1
-            for action in game.legal_actions(seat):
-                if type(action) is Vote:
-                    if not voted:
-                        ids.append(vote_id[action.slots])
-                elif not placed:  # a PlaceRed
-                    ids.append(red + action.slot)  # type: ignore[union-attr]
+            # What `Game.legal_actions` lists, read off the mode's answers (`Ruleset.may_vote`,
+            # `second_tokens`, `red_slots`) as it reads them: a voter's votes, the party
+            # storyteller's red token.
+            rules, owners = self.rules, game.owners
+            if game.vote(seat) is None and seat in game.voters:
+                allowed, start = rules.may_vote[seat], self.vote.start
+                ids = [start + i for i, owner in enumerate(owners) if allowed[owner]]
+                if rules.tokens == 2:
+                    vote_id = self._vote_id
+                    ids.extend([vote_id[pair] for pair in rules.second_tokens(rules.votable(seat, owners))])
+            if seat == game.storyteller and rules.mode.red_token and game.red is None:
+                ids.extend([self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
         ids.sort()
         return ids
 
@@ -271,10 +275,10 @@ class ActionSpace:
 
     def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
         """`legal_ids` as a 0/1 ``int8`` vector of length `n`."""
-        found = bytearray(self.n)
-        for id in self.legal_ids(game, seat):  # (for a dozen ids, faster than numpy's indexing)
-            found[id] = 1
-        return np.frombuffer(found, dtype=np.int8)
+        mask = np.zeros(self.n, dtype=np.int8)
+        for id in self.legal_ids(game, seat):  # (for a dozen ids, twice as fast as mask[ids] = 1)
+            mask[id] = 1
+        return mask
 
     # ---------------------------------------------------------------- reading
 
