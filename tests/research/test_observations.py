@@ -1,0 +1,128 @@
+"""What a seat observes is its view and nothing more: at every move of games of every mode, each
+seat's observation (PettingZoo's, and the OpenSpiel strings) is exactly `Game.view(seat)` as
+JSON, names no card of another hand or of the draw pile that the seat cannot see, and gives the
+texts of exactly the cards its view names."""
+
+from __future__ import annotations
+
+from .extra import require_extra
+
+require_extra()
+
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+from fabula.bots.random_player import random_action  # noqa: E402
+from fabula.cards.original import original_deck  # noqa: E402
+from fabula.research.observations import (  # noqa: E402
+    JSON_CHARSET,
+    VIEW_MAX,
+    CardTexts,
+    SeatObserver,
+    seat_texts,
+    view_json,
+)
+from fabula.research.pettingzoo import Table  # noqa: E402
+from fabula.research.spaces import observation_space  # noqa: E402
+from fabula.rules import BlindClue, Game, Tell  # noqa: E402
+
+from .games import SHORT, TABLES, VARIANTS  # noqa: E402
+
+GAMES: list[tuple[str, int, dict[str, Any]]] = [(mode, seats, SHORT) for mode, seats in TABLES] + VARIANTS
+CARD_ID = re.compile(r"fabula-\d\d")
+BY_ID = {card.id: card for card in original_deck().cards}
+CHARSET = frozenset(JSON_CHARSET)
+
+
+def hidden_from(game: Game, seat: int) -> set[str]:
+    """The cards ``seat`` may not know of now: the other hands and the draw pile, less what it
+    sees (its hand, the table, the last round's table, whose cards may have gone back to the pile
+    in a reshuffle)."""
+    hidden = set(game.draw_pile)
+    for other in range(game.seats):
+        if other != seat:
+            hidden.update(game.hand(other))
+    hand_hidden = game.rules.mode.clue_before_hand and game.phase.value == "clue" and seat == game.storyteller
+    if hand_hidden:  # the party storyteller's own hand, unseen before the blind clue
+        hidden.update(game.hand(seat))
+    seen = set(game.table) | (set() if hand_hidden else set(game.hand(seat)))
+    if game.last_result is not None:
+        seen |= set(game.last_result.table)
+    return hidden - seen
+
+
+def check(game: Game, seat: int, table: Table, texts: CardTexts) -> None:
+    observation = table.observe(seat)
+    view, cards = observation["view"], observation["cards"]
+    assert (view, cards) == seat_texts(game, seat, texts)
+    assert json.loads(view) == game.view(seat).to_json()
+    assert CHARSET.issuperset(view)
+    assert len(view) < VIEW_MAX // 4
+    named = set(CARD_ID.findall(view))
+    assert not named & hidden_from(game, seat)
+    assert not set(CARD_ID.findall(cards)) & hidden_from(game, seat)
+    # the texts of exactly the cards the view names, from the deck
+    card_texts = json.loads(cards)
+    assert set(card_texts) == named
+    by_id = BY_ID
+    for card_id, text in card_texts.items():
+        assert text == {"title": by_id[card_id].title, "description": by_id[card_id].description}
+
+
+@pytest.mark.parametrize(("mode", "seats", "options"), GAMES)
+def test_every_observation_is_the_seats_view_and_hides_the_rest(mode: str, seats: int, options: dict[str, Any]) -> None:
+    table = Table(mode, seats, options=options, seed=1, deck=None, clues=None)
+    space = observation_space(table.space)
+    rng = random.Random(mode)
+    for episode in range(1 if seats >= 10 else 2):  # (the big tables check a dozen seats a move)
+        table.reset(seed=episode)
+        game = table.game
+        while True:
+            for seat in range(seats):
+                check(game, seat, table, table.texts)
+            assert space.contains(table.observe(game.awaiting[0] if game.awaiting else 0))
+            if game.is_over:
+                break
+            seat = game.awaiting[int(rng.random() * len(game.awaiting))]
+            move = random_action(game, seat, rng)
+            if isinstance(move, Tell | BlindClue):
+                move = move.with_clue(rng.choice(["Là où la carte s'arrête", "月亮上的兔子"]))
+            game.apply(move)
+
+
+def test_the_observer_is_the_view_after_a_reset_and_between_games() -> None:
+    texts = CardTexts.of(None)
+    observer = SeatObserver(texts)
+    for seed in range(3):
+        game = Game.new("party", 6, options=SHORT, seed=seed, deck=texts.ids)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.awaiting[0]
+            assert observer(game, seat) == seat_texts(game, seat, texts)
+            game.apply(random_action(game, seat, rng))
+        assert observer(game, 0) == seat_texts(game, 0, texts)
+
+
+def test_a_clue_with_accents_and_chinese_is_escaped_in_the_view() -> None:
+    texts = CardTexts.of(None)
+    game = Game.new("odyssey", 4, seed=1, deck=texts.ids)
+    teller = game.storyteller
+    tell = game.legal_actions(teller)[0]
+    assert isinstance(tell, Tell)
+    game.apply(tell.with_clue("Là où 月亮"))
+    view = view_json(game, (teller + 1) % 4)
+    assert "L\\u00e0 o\\u00f9 \\u6708\\u4eae" in view
+    assert json.loads(view)["clue"] == "Là où 月亮"
+
+
+def test_a_deck_of_bare_ids_and_a_deck_of_cards() -> None:
+    deck = original_deck()
+    assert CardTexts.of(deck).ids == CardTexts.of(None).ids == CardTexts.of(list(deck.cards)).ids
+    ids = [f"x{n}" for n in range(60)]
+    table = Table("odyssey", 4, options=SHORT, seed=1, deck=ids, clues=None)
+    card_texts = json.loads(table.observe(0)["cards"])
+    assert card_texts == {card: {"title": card, "description": ""} for card in table.game.hand(0)}

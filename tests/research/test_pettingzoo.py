@@ -1,0 +1,208 @@
+"""PettingZoo's own test suites on the Fabula envs — every mode at its smallest and largest table,
+with a clue vocabulary and with free-text clues — and what those suites do not check: that the
+rewards add up to the scores, that seeds make games reproducible, that the parallel env plays
+the simultaneous phases."""
+
+from __future__ import annotations
+
+from .extra import require_extra
+
+require_extra()
+
+from collections.abc import Callable, Sequence  # noqa: E402 - after the check that the extra is there
+from typing import Any, cast  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
+from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
+from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
+
+from fabula.research.actions import ActionNotAvailable  # noqa: E402
+from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, env, parallel_env  # noqa: E402
+from fabula.rules import MODES, IllegalAction, Phase  # noqa: E402
+
+from .games import CLUES, SHORT, TABLES, VARIANTS  # noqa: E402
+
+# What PettingZoo's api_test warns about by design here: the observation is a Dict of texts and a
+# mask (not one array), the free-text action space is a Tuple, and a seat the table is not
+# waiting for (a finished game's seats included) has no legal move.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Action space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros"),
+]
+
+# (PettingZoo's test functions have no annotations)
+api_test = cast("Callable[..., None]", untyped_api_test)
+seed_test = cast("Callable[..., None]", untyped_seed_test)
+
+CLUE_CHOICES = [pytest.param(CLUES, id="vocabulary"), pytest.param(None, id="free-text")]
+
+
+@pytest.mark.parametrize(("mode", "seats"), TABLES)
+@pytest.mark.parametrize("clues", CLUE_CHOICES)
+def test_pettingzoo_api_tests(mode: str, seats: int, clues: Sequence[str] | None) -> None:
+    api_test(env(mode, seats, options=SHORT, seed=1, clues=clues), num_cycles=1000)
+    parallel_api_test(parallel_env(mode, seats, options=SHORT, seed=2, clues=clues), num_cycles=1000)
+    seed_test(lambda: env(mode, seats, options=SHORT, seed=3, clues=clues), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("mode", "seats", "options"), VARIANTS)
+def test_the_api_test_with_the_options_that_change_moves(mode: str, seats: int, options: dict[str, Any]) -> None:
+    api_test(env(mode, seats, options=options, seed=4), num_cycles=1000)
+    parallel_api_test(parallel_env(mode, seats, options=options, seed=4), num_cycles=1000)
+
+
+def random_episode(aec: FabulaAECEnv, seed: int) -> tuple[dict[str, float], list[int]]:
+    """Play one game with random legal ids: (each agent's summed rewards, the ids played)."""
+    rng = np.random.default_rng(seed)
+    returns = dict.fromkeys(aec.possible_agents, 0.0)
+    played = []
+    for agent in aec.agent_iter():
+        observation, reward, termination, truncation, _info = aec.last()
+        assert observation is not None
+        returns[agent] += reward
+        if termination or truncation:
+            aec.step(None)
+            continue
+        id = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        played.append(id)
+        aec.step(id)
+    return returns, played
+
+
+@pytest.mark.parametrize(("mode", "seats"), TABLES)
+def test_the_rewards_are_the_rounds_points_and_add_up_to_the_scores(mode: str, seats: int) -> None:
+    aec = env(mode, seats, options={"storyteller_cycles": 2}, seed=5)
+    aec.reset()
+    returns, _ = random_episode(aec, 5)
+    game = aec.game
+    assert game.phase is Phase.OVER
+    assert list(returns.values()) == game.scores
+    assert game.outcome is not None
+    assert aec.agents == []
+
+
+def test_a_seed_makes_the_games_reproducible_and_reset_reseeds() -> None:
+    first, second = env("odyssey", 5, options=SHORT, seed=11), env("odyssey", 5, options=SHORT, seed=11)
+    first.reset()
+    second.reset()
+    assert first.game.to_json() == second.game.to_json()
+    assert random_episode(first, 1) == random_episode(second, 1)
+    first.reset(seed=7)
+    deal = first.game.to_json()
+    first.reset()
+    assert first.game.to_json() != deal  # the generator goes on: another game
+    first.reset(seed=7)
+    assert first.game.to_json() == deal
+    other = env("odyssey", 5, options=SHORT, seed=12)
+    other.reset()
+    assert other.game.to_json() != second.game.to_json() or other.game.seed != second.game.seed
+
+
+def test_the_aec_env_asks_the_awaited_seats_round_the_table() -> None:
+    aec = env("odyssey", 5, options={**SHORT, "first_storyteller": 2}, seed=1)
+    aec.reset()
+    asked = []
+    for agent in aec.agent_iter():
+        observation, _, termination, _, _ = aec.last()
+        assert observation is not None
+        if termination:
+            aec.step(None)
+            continue
+        seat = aec.table.seat_of[agent]
+        assert seat in aec.game.awaiting
+        if aec.game.round == 1:
+            asked.append(seat)
+        aec.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    # the clue, then the plays and the votes from the storyteller's left
+    assert asked == [2, 3, 4, 0, 1, 3, 4, 0, 1]
+
+
+def test_an_unavailable_move_is_refused_and_changes_nothing() -> None:
+    aec = env("odyssey", 4, options=SHORT, seed=1, clues=CLUES)
+    aec.reset()
+    before = aec.game.to_json()
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    with pytest.raises(ActionNotAvailable, match="not available"):
+        aec.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(ActionNotAvailable):
+        aec.step(len(mask))
+    with pytest.raises(ActionNotAvailable, match="A move is an id"):
+        aec.step((0, "a clue beside an id that holds one"))
+    free = env("odyssey", 4, options=SHORT, seed=1)
+    free.reset()
+    with pytest.raises(ActionNotAvailable, match="A clue is text"):
+        free.step((0, 5))
+    assert aec.game.to_json() == before
+
+
+def play_parallel(par: FabulaParallelEnv, seed: int) -> tuple[dict[str, float], int]:
+    rng = np.random.default_rng(seed)
+    observations, _ = par.reset()
+    returns = dict.fromkeys(par.possible_agents, 0.0)
+    steps = 0
+    while par.agents:
+        actions = {
+            agent: int(rng.choice(np.flatnonzero(mask))) if (mask := observations[agent]["action_mask"]).any() else 0
+            for agent in par.agents
+        }
+        observations, rewards, terminations, _, _ = par.step(actions)
+        for agent, reward in rewards.items():
+            returns[agent] += reward
+        steps += 1
+    assert all(terminations.values())
+    return returns, steps
+
+
+@pytest.mark.parametrize(("mode", "seats"), TABLES)
+def test_the_parallel_env_plays_each_simultaneous_phase_in_one_step(mode: str, seats: int) -> None:
+    par = parallel_env(mode, seats, options=SHORT, seed=9)
+    returns, steps = play_parallel(par, 9)
+    assert list(returns.values()) == par.game.scores
+    # a clue, the plays, the votes: three steps a turn (party: one more for the red token when
+    # the storyteller votes first; teams: more while partners only make offers)
+    rounds = par.game.round
+    if MODES[mode].red_token:
+        assert rounds * 3 <= steps <= rounds * 4
+    elif not MODES[mode].paired:
+        assert steps == rounds * 3
+    else:
+        assert steps >= rounds * 3
+
+
+def test_the_parallel_env_wants_every_awaited_seat_and_drops_a_moot_move() -> None:
+    par = parallel_env("teams", 6, options={**SHORT, "first_storyteller": 0}, seed=1)
+    observations, _ = par.reset()
+    teller = "seat_0"
+    with pytest.raises(ActionNotAvailable, match="waits for"):
+        par.step({})
+    observations, *_ = par.step({teller: int(np.flatnonzero(observations[teller]["action_mask"])[0])})
+    # seats 1 and 4 are a team: both may put its card down; seat 1 moves first, seat 4's is moot
+    play = {f"seat_{seat}": int(np.flatnonzero(observations[f"seat_{seat}"]["action_mask"])[0]) for seat in range(1, 6)}
+    _, _, _, _, infos = par.step(play)
+    assert "dropped" not in infos["seat_1"]
+    assert infos["seat_4"]["dropped"] == play["seat_4"]
+    assert par.game.played(1) is not None
+    assert par.game.played(4) is None
+
+
+def test_a_parallel_step_with_one_refused_move_makes_none() -> None:
+    par = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    par.reset()
+    observations, *_ = par.step({"seat_0": (0, "Dawn")})
+    before = par.game.to_json()
+    moves: dict[str, Any] = {
+        agent: int(np.flatnonzero(observations[agent]["action_mask"])[0]) for agent in ("seat_1", "seat_2", "seat_3")
+    }
+    moves["seat_4"] = 10_000  # seat 4 comes last: the three before it are not made either
+    with pytest.raises(ActionNotAvailable):
+        par.step(moves)
+    assert par.game.to_json() == before
+    teller = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    teller.reset()
+    with pytest.raises(IllegalAction, match="empty"):
+        teller.step({"seat_0": (0, "  ")})
+    assert teller.game.clue is None
