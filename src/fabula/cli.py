@@ -195,7 +195,7 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "openai:http://127.0.0.1:8080/v1:my-model; seated as llm:MODEL; API key from FABULA_LLM_API_KEY or "
         "OPENAI_API_KEY if set); --bots '' seats agents alone",
     )
-    arena.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per round (docs/research-agents.md)")
+    arena.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per round (docs/research.md)")
     arena.add_argument(
         "--transcript", metavar="FILE.jsonl", help="language-model agents: append every prompt and raw reply here"
     )
