@@ -389,3 +389,50 @@ def test_tied_players_lines_are_drawn_apart_so_each_colour_shows(players: Player
     assert len(lines) == 3
     assert lines[0] != lines[1], "Ann and Bo tie every round: their lines must not lie on one another"
     assert len(set(lines)) == 3
+
+
+def test_the_albums_chart_is_drawn_again_for_a_narrower_window_so_its_names_stay_readable(players: Players) -> None:
+    page = players.open(1280, 800)
+    page.goto("/")
+    rounds: list[dict[str, Any]] = [
+        {
+            "round": r,
+            "storyteller": 0,
+            "clue": "Home",
+            "storyteller_card": "fabula-01",
+            "table": ["fabula-01", "fabula-02", "fabula-03"],
+            "owners": [0, 1, 2],
+            "votes": [[], [1], [2]],
+            "red": None,
+            "voters": [1, 2],
+            "finders": [1],
+            "points": [3, 3, 0],
+            "scores": [3 * r, 3 * r, 0],
+            "storyteller_scored": True,
+            "reasons": [],
+        }
+        for r in (1, 2)
+    ]
+    players_json = [
+        {"seat": s, "name": n, "colour": c, "bot": None}
+        for s, n, c in ((0, "Ann", "red"), (1, "Bo", "blue"), (2, "Cy", "yellow"))
+    ]
+    album: dict[str, Any] = {
+        **{"number": 1, "mode": "odyssey", "options": {}, "players": players_json, "teams": None, "rounds": rounds},
+        **{"stand_ins": [[], []], "outcome": None, "started_at": 0, "ended_at": None, "ended_by_host": False},
+    }
+    page.evaluate(
+        """async (album) => {
+            const { createAlbumView } = await import("/static/screens/album.js");
+            const view = createAlbumView();
+            document.body.replaceChildren(view.element);
+            view.show(album);
+        }""",
+        album,
+    )
+    chart = page.locator("svg.score-chart")
+    assert int(chart.get_attribute("width") or 0) > 700
+    page.set_viewport_size({"width": 360, "height": 740})
+    expect(chart).to_have_attribute("width", re.compile(r"^3[0-3]\d$"))
+    label = page.locator("svg.score-chart .chart-label").first
+    assert label.bounding_box()["height"] >= 12, "the names are drawn at their size, not scaled down"  # type: ignore[index]

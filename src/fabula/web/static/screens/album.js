@@ -313,6 +313,31 @@ function swipeable(area, step) {
   area.addEventListener("pointercancel", () => (start = null));
 }
 
+// The album's chart, drawn for the window's width and drawn again when the width changes (a
+// phone turned, a window resized): an SVG merely scaled down would shrink its names below reading
+// size. A chart no longer on the page stops listening at the next resize.
+function albumChart(album) {
+  let width = chartWidth(false);
+  const caption = () => h("figcaption.sr-only", {}, t("album.chart"));
+  const box = h("figure.chart-box", {}, scoreChart(album, { width }), caption());
+  let timer = null;
+  const resized = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (!box.isConnected) {
+        window.removeEventListener("resize", resized);
+        return;
+      }
+      const now = chartWidth(false);
+      if (now === width) return;
+      width = now;
+      box.replaceChildren(scoreChart(album, { width }), caption());
+    }, 120);
+  };
+  window.addEventListener("resize", resized);
+  return box;
+}
+
 function chartWidth(dark) {
   if (dark) return Math.max(480, Math.min(900, Math.round(window.innerWidth * 0.42)));
   return Math.max(300, Math.min(760, window.innerWidth - 40));
@@ -428,7 +453,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       album.ended_by_host ? h("p.hint", {}, t("album.ended_by_host")) : null,
       tools,
       shared?.url ? shareResult(shared.url) : shared?.error ? h("p.error", { role: "alert" }, shared.error) : null,
-      count ? h("figure.chart-box", {}, scoreChart(album, { width: chartWidth(false) }), h("figcaption.sr-only", {}, t("album.chart"))) : null,
+      count ? albumChart(album) : null,
       count
         ? h(
             "nav.album-nav",
