@@ -37,7 +37,7 @@ from fabula.bots.base import RandomBot
 from fabula.cards.model import Card
 from fabula.rules import Action
 
-from .asks import what_is_asked
+from .asks import Ask, what_is_asked
 from .client import ChatClient, ChatError
 from .parse import ReplyError, parse_reply
 from .prompt import Message, format_hint, prompt_messages
@@ -122,13 +122,8 @@ class LLMAgent:
         for attempt in range(1, self.retries + 2):
             self.attempts += 1
             start = time.perf_counter()
-            record: dict[str, Any] = {
-                "agent": self.name,
-                "game": self.game,
-                "seat": ask.seat,
-                "round": view.get("round"),
-                "phase": view.get("phase"),
-                "asked": ask.kind,
+            record = {
+                **self._about(view, ask),
                 "attempt": attempt,
                 "prompt": messages if attempt == 1 else messages[-1:],
             }
@@ -156,18 +151,19 @@ class LLMAgent:
         self.fallbacks += 1
         action = self.fallback.choose(view, legal)
         if self.transcript is not None:
-            self.transcript.write(
-                {
-                    "agent": self.name,
-                    "game": self.game,
-                    "seat": ask.seat,
-                    "round": view.get("round"),
-                    "phase": view.get("phase"),
-                    "asked": ask.kind,
-                    "fallback": action.to_json(),
-                }
-            )
+            self.transcript.write({**self._about(view, ask), "fallback": action.to_json()})
         return action
+
+    def _about(self, view: dict[str, Any], ask: Ask) -> dict[str, Any]:
+        """What every transcript line of one move says first: whose move, where, what was asked."""
+        return {
+            "agent": self.name,
+            "game": self.game,
+            "seat": ask.seat,
+            "round": view.get("round"),
+            "phase": view.get("phase"),
+            "asked": ask.kind,
+        }
 
     def _log(self, record: dict[str, Any], *, start: float, **found: Any) -> None:
         if self.transcript is not None:
