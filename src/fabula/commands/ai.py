@@ -11,6 +11,15 @@ from typing import Any
 from tqdm import tqdm
 
 
+def unreadable(error: OSError | ValueError) -> int:
+    """Say why an input could not be read; the exit status for it."""
+    if isinstance(error, OSError):
+        print(f"error: cannot read {error.filename}: {error.strerror}", file=sys.stderr)
+    else:
+        print(f"error: {error}", file=sys.stderr)
+    return 2
+
+
 def run_eval(rounds_path: str, cards_path: str, memory_path: str | None, online: bool, as_json: bool) -> int:
     from fabula.bots.semantic.encoder import ModelMissing
     from fabula.bots.semantic.evaluation import evaluate, read_cards
@@ -20,12 +29,8 @@ def run_eval(rounds_path: str, cards_path: str, memory_path: str | None, online:
         cards = read_cards(cards_path)
         rounds = read_rounds(rounds_path)
         memory = read_rounds(memory_path) if memory_path else []
-    except OSError as error:
-        print(f"error: cannot read {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    except (OSError, ValueError) as error:
+        return unreadable(error)
     if not rounds:
         print(f"error: {rounds_path} holds no rounds", file=sys.stderr)
         return 2
@@ -75,12 +80,8 @@ def run_export(
             rows.extend(read_album(path, party=party))
         if data:
             rows.extend(read_store(data, party=party))
-    except OSError as error:
-        print(f"error: cannot read {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    except (OSError, ValueError) as error:
+        return unreadable(error)
     if cards_out:
         from fabula.cards.library import DeckLibrary
 
