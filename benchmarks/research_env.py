@@ -55,7 +55,7 @@ def engine_games(players: int, options: dict[str, Any], rng: random.Random) -> C
 
 def env_episodes(aec: FabulaAECEnv, rng: np.random.Generator) -> Callable[[], int]:
     """One random-agent episode per call; returns its moves."""
-    flatnonzero, random = np.flatnonzero, rng.random
+    random = rng.random
 
     def one() -> int:
         aec.reset()
@@ -65,7 +65,7 @@ def env_episodes(aec: FabulaAECEnv, rng: np.random.Generator) -> Callable[[], in
             if termination or truncation or observation is None:
                 aec.step(None)
                 continue
-            legal = flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]  # (a 1-D mask: np.flatnonzero without its ravel)
             aec.step(int(legal[int(random() * len(legal))]))
             moves += 1
         return moves

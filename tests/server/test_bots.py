@@ -91,7 +91,9 @@ async def test_an_unknown_bot_level_is_refused_and_changes_nothing(server: LiveS
 @pytest.mark.anyio
 async def test_a_bot_storyteller_never_tells_its_card_title(tmp_path: Path) -> None:
     with live_server(tmp_path / "data") as server:
-        host, _ = await host_room(server, mode="odyssey", options={"target_score": 6})
+        # 7 is one more than a round's most (3 for finding + 3 for decoy votes), so the game lasts
+        # at least two rounds and a bot tells at least once, whoever starts.
+        host, _ = await host_room(server, mode="odyssey", options={"target_score": 7})
         for level in ("hard", "normal", "easy", "hard"):
             assert (await host.request({"type": "add_bot", "level": level}))["type"] == "ack"
         assert (await host.request({"type": "start"}))["type"] == "ack"

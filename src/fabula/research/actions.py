@@ -79,6 +79,11 @@ __all__ = ["DEFAULT_CLUE", "ActionNotAvailable", "ActionSpace", "next_seat"]
 DEFAULT_CLUE = "Once upon a time"
 
 
+#: How many mask vectors an `ActionSpace` keeps. A game meets a few dozen sets of legal ids (each
+#: hand size in the clue and play phases, the votes of each seat's place at the table).
+_MASKS_KEPT = 4096
+
+
 class ActionNotAvailable(ValueError):
     """The id names no move, or a move the seat may not make now (not in its `ActionSpace.mask`)."""
 
@@ -102,6 +107,8 @@ class ActionSpace:
     votes: tuple[tuple[int, ...], ...]
     _play_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
     _vote_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
+    #: `mask`'s vector of each set of legal ids met so far (a game meets few: copied, not built)
+    _masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -274,11 +281,16 @@ class ActionSpace:
         return [id for id, pair in zip(self.play, self.plays, strict=True) if pair[1] < held]
 
     def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
-        """`legal_ids` as a 0/1 ``int8`` vector of length `n`."""
-        mask = np.zeros(self.n, dtype=np.int8)
-        for id in self.legal_ids(game, seat):  # (for a dozen ids, twice as fast as mask[ids] = 1)
-            mask[id] = 1
-        return mask
+        """`legal_ids` as a 0/1 ``int8`` vector of length `n` (the caller's own: it may change it)."""
+        ids = tuple(self.legal_ids(game, seat))
+        masks = self._masks
+        found = masks.get(ids)
+        if found is None:
+            if len(masks) >= _MASKS_KEPT:  # (a vocabulary of thousands of clues could fill memory)
+                masks.clear()
+            found = masks[ids] = np.zeros(self.n, dtype=np.int8)
+            found[list(ids)] = 1
+        return found.copy()
 
     # ---------------------------------------------------------------- reading
 

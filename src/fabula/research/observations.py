@@ -32,8 +32,8 @@ import msgspec
 
 from fabula.cards.model import Card, Deck
 from fabula.cards.original import original_deck
-from fabula.rules import Game, RoundResult
-from fabula.rules.views import SeatView, personal_view, public_view
+from fabula.rules import Game
+from fabula.rules.views import SeatView, ViewEncoder
 
 __all__ = ["CARDS_MAX", "JSON_CHARSET", "VIEW_MAX", "CardTexts", "DeckLike", "SeatObserver", "seat_texts", "view_json"]
 
@@ -76,56 +76,40 @@ def seat_texts(game: Game, seat: int, texts: CardTexts) -> tuple[str, str]:
 class SeatObserver:
     """`seat_texts` for one seat after another of a game in play, keeping what their views share.
 
-    Within a phase most of a view stays the same from move to move: the public part changes only
-    in who is awaited and who has acted (and, in party, whether the red token is down), and the
-    last round — the longest part of the JSON — only between rounds. So the public part is built
-    once per phase (`fabula.rules.views.public_view`) and each seat's view made from it
-    (`personal_view`, the engine's own code), and the last round is encoded once per round. The
+    Within a phase most of a view stays the same from move to move, so the view's JSON comes
+    from a `fabula.rules.views.ViewEncoder` (the public fields encoded once a phase, each seat's
+    own part — the engine's own code — and who is awaited encoded as asked), and the texts of
+    the cards every seat's view names (the table, the last table) are joined once a phase. The
     texts are those of `seat_texts`, character for character (tests/research check it at every
     move of games of every mode).
     """
 
-    __slots__ = ("_game", "_key", "_last", "_last_json", "_public", "_shared", "_shared_ids", "texts")
+    __slots__ = ("_encoder", "_public", "_shared", "_shared_ids", "texts")
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
-        self._game: Game | None = None
-        self._key: tuple[object, ...] = ()
+        self._encoder = ViewEncoder()
         self._public: SeatView | None = None
-        self._last: RoundResult | None = None
-        self._last_json = b"null"
         # the texts of the cards every seat's view names in this phase (the table, the last table)
-        self._shared_ids: frozenset[str] = frozenset()
+        self._shared_ids: dict[str, None] = {}
         self._shared = ""
 
     def __call__(self, game: Game, seat: int) -> tuple[str, str]:
-        key = (game.round, game.phase, game.red is not None)
-        public = self._public
-        if public is None or self._game is not game or self._key != key:
-            self._game, self._key = game, key
-            self._public = public = public_view(game)
+        encoder = self._encoder
+        raw, own = encoder.encode(game, seat)
+        public = encoder.public(game)
+        if public is not self._public:  # a new phase
+            self._public = public
             last_table = () if game.last_result is None else game.last_result.table
             shared = dict.fromkeys([*game.table, *last_table])
-            self._shared_ids, self._shared = frozenset(shared), self.texts.entries(shared)
-        else:
-            # the two public fields that change from move to move within a phase
-            public.awaiting, public.acted = list(game.awaiting), list(game.acted)
-        view = personal_view(game, public, seat)
-        hand = view.hand
+            self._shared_ids, self._shared = shared, self.texts.entries(shared)
+        hand = own["hand"]
         if not hand:
             cards = "{" + self._shared + "}"
-        elif self._shared_ids.isdisjoint(hand):
+        elif self._shared_ids.keys().isdisjoint(hand):
             cards = "{" + self.texts.entries(hand) + ("," + self._shared if self._shared else "") + "}"
         else:  # a card of the last table drawn again after a reshuffle: named once
-            cards = self.texts.json(view)
-        last = view.last_round
-        if last is None:
-            return _ascii(_ENCODE(view)), cards
-        if last is not self._last:
-            self._last, self._last_json = last, _ENCODE(last)
-        view.last_round = None  # (a view of our own, made just now)
-        # No string in the JSON can hold these bytes (its quotes would be escaped): the field itself.
-        raw = _ENCODE(view).replace(b'"last_round":null', b'"last_round":' + self._last_json, 1)
+            cards = "{" + self.texts.entries(dict.fromkeys([*hand, *self._shared_ids])) + "}"
         return _ascii(raw), cards
 
 

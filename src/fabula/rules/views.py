@@ -38,26 +38,46 @@ class TableSlot(msgspec.Struct, frozen=True):
     yours: Annotated[bool, Meta(description="whether the card is yours")]
 
 
-class SeatView(msgspec.Struct):
+class SeatView(msgspec.Struct, kw_only=True):
     """Everything one seat may know of a game, and nothing more (``seat`` null: a spectator's,
-    which is everything public). The last four fields appear only in the modes they belong to."""
+    which is everything public). The fields that appear only in the modes they belong to are
+    left out elsewhere.
+
+    The fields come in the order of how long they keep their value: the game's settings, what
+    changes once a phase, the last round, who is awaited and has acted (every move), and last
+    the seat's own part — so that `ViewEncoder` can encode what several views share once."""
 
     mode: Annotated[str, Meta(description="the game's mode")]
     seats: Annotated[int, Meta(description="how many seats (players) the game has")]
-    seat: Annotated[int | None, Meta(description="your seat, 0-based; null for a spectator")]
     options: Annotated[
         dict[str, OptionValue], Meta(description="every option of the mode, resolved (see docs/modes.md)")
     ]
     teams: Annotated[list[list[int]] | None, Meta(description="mode `teams`: the pairs of seats; null otherwise")]
+    tokens: Annotated[int, Meta(description="voting tokens each voter has")]
     round: Annotated[int, Meta(description="the round, from 1")]
     phase: Annotated[str, Meta(description='`"clue"`, `"play"`, `"vote"` or `"over"`')]
     storyteller: Annotated[int, Meta(description="the storyteller's seat")]
+    clue: Annotated[str | None, Meta(description="the clue; null before it is given")]
+    voters: Annotated[list[int], Meta(description="the seats that vote this turn (known once the table is laid)")]
+    scores: Annotated[list[int], Meta(description="points by seat")]
+    draw_pile: Annotated[int, Meta(description="cards left to draw")]
+    discard_pile: Annotated[int, Meta(description="cards discarded")]
+    outcome: Annotated[Outcome | None, Meta(description="the end of the game; null until it is over")]
+    red_token_placed: Annotated[
+        bool | UnsetType, Meta(description="party: whether the storyteller has put the red token down")
+    ] = UNSET
+    last_round: Annotated[
+        RoundResult | None, Meta(description="the previous round, revealed in full; null before the first reveal")
+    ]
     awaiting: Annotated[list[int], Meta(description="the seats whose move the table waits for")]
     acted: Annotated[
         list[int],
         Meta(description="the seats that have played (play phase) or voted (vote phase) this turn — who, never what"),
     ]
-    clue: Annotated[str | None, Meta(description="the clue; null before it is given")]
+    table: Annotated[
+        list[TableSlot], Meta(description="the cards face up for the vote, by slot; empty before the vote")
+    ]
+    seat: Annotated[int | None, Meta(description="your seat, 0-based; null for a spectator")]
     hand: Annotated[
         list[str] | None,
         Meta(
@@ -73,25 +93,10 @@ class SeatView(msgspec.Struct):
         int,
         Meta(description="how many cards you put down this turn (0 outside the play phase, or if you do not play)"),
     ]
-    tokens: Annotated[int, Meta(description="voting tokens each voter has")]
     my_cards: Annotated[
         list[str], Meta(description="the cards you put down this turn (the storyteller's card included)")
     ]
-    table: Annotated[
-        list[TableSlot], Meta(description="the cards face up for the vote, by slot; empty before the vote")
-    ]
-    voters: Annotated[list[int], Meta(description="the seats that vote this turn (known once the table is laid)")]
     my_vote: Annotated[list[int], Meta(description="the slots your tokens are on")]
-    scores: Annotated[list[int], Meta(description="points by seat")]
-    draw_pile: Annotated[int, Meta(description="cards left to draw")]
-    discard_pile: Annotated[int, Meta(description="cards discarded")]
-    last_round: Annotated[
-        RoundResult | None, Meta(description="the previous round, revealed in full; null before the first reveal")
-    ]
-    outcome: Annotated[Outcome | None, Meta(description="the end of the game; null until it is over")]
-    red_token_placed: Annotated[
-        bool | UnsetType, Meta(description="party: whether the storyteller has put the red token down")
-    ] = UNSET
     my_red: Annotated[
         int | UnsetType | None, Meta(description="party: the storyteller's red-token slot; null for everyone else")
     ] = UNSET
@@ -119,18 +124,6 @@ def seat_views(game: GameState, seats: Iterable[int | None]) -> dict[int | None,
     part is built once and its values shared, read-only, by every view."""
     public = _public(game)
     return {seat: _personal(game, public, seat) for seat in seats}
-
-
-def public_view(game: GameState) -> SeatView:
-    """The spectator's view, which every view of this state extends (`personal_view`)."""
-    return _public(game)
-
-
-def personal_view(game: GameState, public: SeatView, seat: int) -> SeatView:
-    """``seat``'s view: ``public`` — this state's `public_view`, or a copy of another state's
-    whose public fields are the same — with the seat's own part filled in (``public`` unchanged).
-    For a reader that keeps the public part between moves (`fabula.research.observations`)."""
-    return _personal(game, public, seat)
 
 
 def _public(game: GameState) -> SeatView:
@@ -173,29 +166,129 @@ def _personal(game: GameState, public: SeatView, seat: int | None) -> SeatView:
     """``public`` with ``seat``'s own part filled in (a new view; ``public`` is not changed)."""
     if seat is None:
         return msgspec.structs.replace(public)
+    return msgspec.structs.replace(public, **_own_part(game, public, seat))
+
+
+def _own_part(game: GameState, public: SeatView, seat: int) -> dict[str, Any]:
+    """The fields of ``seat``'s view that are its own, by name and in the view's order: what it
+    adds to ``public`` (this state's public view), and the only place a seat's secrets enter a
+    view. The ``table`` is there only if the seat has a card on it (else the public one is its)."""
     rules = game.rules
     if not (type(seat) is int and 0 <= seat < rules.seats):
         raise ValueError(f"no seat {seat!r}")
+    own: dict[str, Any] = {}
+    owners = game.owners
+    if seat in owners:  # only then does the table differ from the public one (in the seat's own slots)
+        table = own["table"] = list(public.table)  # (frozen slots: the others are shared as they are)
+        for i, owner in enumerate(owners):
+            if owner == seat:
+                table[i] = TableSlot(i + 1, table[i].card, True)
     phase = game.phase
     hand_hidden = rules.mode.clue_before_hand and phase is Phase.CLUE and seat == game.storyteller
-    owners = game.owners
-    view = msgspec.structs.replace(
-        public,
-        seat=seat,
-        hand=None if hand_hidden else list(game.hand(seat)),
-        hand_hidden=hand_hidden,
-        cards_to_play=game.cards_to_play(seat) if phase is Phase.PLAY else 0,
-        my_cards=list(game.played(seat) or ()),
-        my_vote=list(game.vote(seat) or ()),
-    )
-    if seat in owners:  # only then does the table differ from the public one
-        view.table = [
-            TableSlot(i + 1, card, owner == seat)
-            for i, (card, owner) in enumerate(zip(game.table, owners, strict=True))
-        ]
+    own["seat"] = seat
+    own["hand"] = None if hand_hidden else list(game.hand(seat))
+    own["hand_hidden"] = hand_hidden
+    own["cards_to_play"] = game.cards_to_play(seat) if phase is Phase.PLAY else 0
+    own["my_cards"] = list(game.played(seat) or ())
+    own["my_vote"] = list(game.vote(seat) or ())
     if rules.mode.red_token:
-        view.my_red = game.red if seat == game.storyteller else None
+        own["my_red"] = game.red if seat == game.storyteller else None
     if rules.team_of is not None:
-        view.my_proposal = game.proposal(seat)
-        view.teammate_proposed = game.proposal(rules.teammate(seat)) is not None
-    return view
+        own["my_proposal"] = game.proposal(seat)
+        own["teammate_proposed"] = game.proposal(rules.teammate(seat)) is not None
+    return own
+
+
+_encode = msgspec.json.Encoder().encode
+
+#: The fields a view's JSON opens with that keep their value the whole game, then those that
+#: keep it for a phase (`SeatView`'s order).
+_SETTINGS = ("mode", "seats", "options", "teams", "tokens")
+_PHASE = (
+    "round",
+    "phase",
+    "storyteller",
+    "clue",
+    "voters",
+    "scores",
+    "draw_pile",
+    "discard_pile",
+    "outcome",
+    "red_token_placed",
+)
+
+
+class ViewEncoder:
+    """Seat views as JSON bytes — ``msgspec.json.encode(seat_view(game, seat))``, byte for byte —
+    for a reader that asks for one seat's view after another of a game in play
+    (`fabula.research`), encoding once what the views share.
+
+    A view's JSON is the object of its fields in `SeatView`'s order (those left `UNSET`
+    omitted), and that order is by how long a field keeps its value. Within a phase only the
+    public fields after the last round change from move to move — who is awaited, who has acted
+    — and in party whether the red token is down; so the public view is built once a phase
+    (`public`), its head (settings, phase, last round) encoded once, the last round only when
+    it is another, and a seat's view costs those two lists and the seat's own part
+    (`_own_part`: the engine's one place for it).
+
+    >>> from fabula.rules import Game
+    >>> game = Game.new("teams", seats=6, seed=2)
+    >>> encoder = ViewEncoder()
+    >>> all(encoder(game, seat) == msgspec.json.encode(game.view(seat)) for seat in range(6))
+    True
+    """
+
+    __slots__ = ("_game", "_head", "_key", "_last", "_last_json", "_public", "_settings", "_table")
+
+    def __init__(self) -> None:
+        self._game: GameState | None = None
+        self._key: tuple[object, ...] = ()
+        self._public: SeatView | None = None
+        self._settings = self._head = self._table = b""
+        self._last: RoundResult | None = None
+        self._last_json = b"null"
+
+    def public(self, game: GameState) -> SeatView:
+        """This state's public view as the encoder keeps it (its ``awaiting`` and ``acted`` those
+        of the phase's first state: read them off ``game``)."""
+        key = (game.round, game.phase, game.red is not None)
+        public = self._public
+        if public is None or game is not self._game or key != self._key:
+            public = self._rebuild(game, key)
+        return public
+
+    def _rebuild(self, game: GameState, key: tuple[object, ...]) -> SeatView:
+        public = _public(game)
+        if game is not self._game:
+            self._game = game
+            self._settings = _encode({name: getattr(public, name) for name in _SETTINGS})[:-1]
+        phase = {}
+        for name in _PHASE:
+            value = getattr(public, name)
+            if value is not UNSET:
+                phase[name] = value
+        last = public.last_round
+        if last is not self._last or last is None:
+            self._last, self._last_json = last, _encode(last)
+        self._head = b"".join(
+            (self._settings, b",", _encode(phase)[1:-1], b',"last_round":', self._last_json, b',"awaiting":')
+        )
+        self._table = b'"table":' + _encode(public.table) + b","
+        self._key, self._public = key, public
+        return public
+
+    def __call__(self, game: GameState, seat: int) -> bytes:
+        """``seat``'s view of ``game`` as it is now, as JSON bytes."""
+        return self.encode(game, seat)[0]
+
+    def encode(self, game: GameState, seat: int) -> tuple[bytes, dict[str, Any]]:
+        """``seat``'s view as JSON bytes, and the view's fields that are the seat's own, by name
+        (its ``hand``, its ``my_cards``…: for a reader that needs them as values too)."""
+        public = self.public(game)
+        own = _own_part(game, public, seat)
+        own_json = _encode(own)  # '{' + its members + '}': the view's last members, and its end
+        table = b"" if "table" in own else self._table
+        raw = b"".join(
+            (self._head, _encode(game.awaiting), b',"acted":', _encode(game.acted), b",", table, own_json[1:])
+        )
+        return raw, own
