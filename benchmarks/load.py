@@ -1605,6 +1605,39 @@ def verdicts(fabula: Run, ceilings: list[Run], args: argparse.Namespace) -> list
     return lines
 
 
+#: Issue 19: one process over PostgreSQL + Redis does at least this share of the SQLite maximum.
+TARGET_VERSUS_SQLITE = 0.70
+#: Issue 19: paced over PostgreSQL + Redis, the p99 latency held.
+TARGET_SCALE_OUT_P99_MS = 200.0
+
+
+def versus_sqlite(sqlite: Run, scaled: Run, args: argparse.Namespace) -> list[str]:
+    """The scale-out backends against SQLite, both measured in this run (``--versus-sqlite``)."""
+    backends = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
+    where = f"{args.servers} processes" if args.servers > 1 else "one process"
+    lines = []
+    base, top = sqlite.figures.get("max"), scaled.figures.get("max")
+    if base and top:
+        ratio = top["actions_per_second"] / base["actions_per_second"] if base["actions_per_second"] else 0.0
+        cpu = (top.get("server_cpu_us_per_action") or 0.0) / (base.get("server_cpu_us_per_action") or 1.0)
+        lines.append(
+            f"max, {top['connected']:,} players: {backends} on {where} {top['actions_per_second']:.0f} actions/s "
+            f"against SQLite {base['actions_per_second']:.0f}: {ratio:.2f} (Fabula CPU per action {cpu:.2f}×) — "
+            f"target ≥ {TARGET_VERSUS_SQLITE:.2f} on one process: "
+            + (verdict(ratio >= TARGET_VERSUS_SQLITE) if args.servers == 1 else "(not one process)")
+        )
+    paced = scaled.figures.get("paced")
+    if paced:
+        ok = paced["p99_ms"] <= TARGET_SCALE_OUT_P99_MS and not paced["errors"]
+        lines.append(
+            f"paced over {backends}, {paced['connected']:,} players: {paced['actions_per_second']:.0f} actions/s, "
+            f"p99 {paced['p99_ms']:.0f} ms, {sum(paced['errors'].values())} errors (SQLite: p99 "
+            f"{sqlite.figures.get('paced', {}).get('p99_ms', float('nan')):.0f} ms) — target p99 ≤ "
+            f"{TARGET_SCALE_OUT_P99_MS:.0f} ms, no errors: {verdict(ok)}"
+        )
+    return lines
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
@@ -1676,6 +1709,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="send the server SIGUSR1 when a window opens and SIGUSR2 when it closes (for a profiler in it)",
     )
+    parser.add_argument(
+        "--versus-sqlite",
+        action="store_true",
+        help="with --database: first the same phases on one process over SQLite, then the ratio (issue 19)",
+    )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")
     args = parser.parse_args(argv)
     args.phases = [phase.strip() for phase in args.phases.split(",") if phase.strip()]
@@ -1692,6 +1730,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
             parser.error("--servers N > 1 needs --database and --redis: several processes share their rooms there")
     if args.server_pid and not args.server:
         parser.error("--server-pid goes with --server")
+    if args.versus_sqlite and not (args.database and args.target == "fabula" and not args.server):
+        parser.error("--versus-sqlite compares the fabula serve it starts with --database against SQLite")
     return args
 
 
@@ -1707,6 +1747,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if soft < need:
         sys.exit(f"RLIMIT_NOFILE {soft} < {need}: raise the hard limit (ulimit -Hn) or run fewer players")
+    sqlite: Run | None = None
+    if args.versus_sqlite:  # the same load on the default backend first, in the same run
+        sqlite = measure(
+            argparse.Namespace(**{**vars(args), "database": None, "redis": None, "servers": 1}), "fabula", phases
+        )
     runs = [measure(args, args.target, phases)]
     ceilings: list[Run] = []
     top = runs[0].figures.get("max")
@@ -1727,6 +1772,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("== verdicts" if args.target == "fabula" else "== the bare transport")
     for line in verdicts(runs[0], ceilings, args) if args.target == "fabula" else ceiling_lines(runs[0]):
         print(f" - {line}")
+    if sqlite is not None:
+        for line in versus_sqlite(sqlite, runs[0], args):
+            print(f" - {line}")
+        runs.insert(0, sqlite)
     if args.json:
         for run in runs + ceilings:
             for phase in ("paced", "max"):

@@ -54,10 +54,20 @@ async def test_a_notice_published_by_one_process_reaches_the_others(bus_backend:
     with first.subscribe() as mine, second.subscribe() as theirs:
         first.publish("ABCDE", 3)
         assert await next_notice(theirs) == Notice("ABCDE", 3)
-        assert await next_notice(mine) == Notice("ABCDE", 3), "a process hears its own notices too"
+        if bus_backend.name == "local":  # one bus in one process: every subscription hears all
+            assert await next_notice(mine) == Notice("ABCDE", 3)
         second.publish("FGHJK", 0)
         assert await next_notice(mine) == Notice("FGHJK", 0)
-        assert await next_notice(theirs) == Notice("FGHJK", 0)
+        if bus_backend.name == "local":
+            assert await next_notice(theirs) == Notice("FGHJK", 0)
+        else:  # a process does not read its own notices back from Redis
+            await nothing_arrives(mine)
+            await nothing_arrives(theirs)
+
+
+async def test_a_bare_notice_from_elsewhere_is_understood_and_only_the_own_are_dropped() -> None:
+    assert parse_message(b"ABCDE:12@0a1b2c3d4e5f") == Notice("ABCDE", 12)
+    assert parse_message(b"ABCDE:12") == Notice("ABCDE", 12)
 
 
 async def test_every_subscription_gets_every_notice(bus_backend: BusBackend) -> None:

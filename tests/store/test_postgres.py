@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from fabula.store import PostgresStore
+from fabula.store import PostgresStore, SeqTaken
 from fabula.store.postgres import MIGRATIONS, SCHEMA_VERSION, migrate
 
 from .conftest import drop_schema, unique_name
@@ -92,3 +92,58 @@ async def test_the_pool_replaces_a_connection_the_server_cut(postgres_url: str, 
     await store.append("AAAAA", 0, b"after", at=2.0)
     assert [e.data for e in await store.load("AAAAA")] == [b"after"]
     await store.close()
+
+
+async def test_appends_that_arrive_together_share_commits_and_each_gets_its_own_answer(
+    postgres_url: str, schema: str
+) -> None:
+    store = await PostgresStore.connect(postgres_url, schema=schema)
+    codes = [f"R{n:04d}" for n in range(60)]
+    for code in codes:
+        await store.create_room(code, at=1.0)
+    # the first appends go alone, while nothing else is under way; the others wait, and share
+    await store.append(codes[30], 0, b"already", at=1.0)  # so that one append of a shared commit finds its seq taken
+    commits = store._group.commits
+
+    outcomes = await asyncio.gather(
+        *(store.append(code, 0, code.encode(), at=2.0) for code in codes), return_exceptions=True
+    )
+
+    assert isinstance(outcomes[30], SeqTaken)
+    assert outcomes[:30] + outcomes[31:] == [None] * 59
+    assert store._group.commits - commits < 60 / 4, "most appends shared a commit"
+    assert [e.data for e in await store.load(codes[30])] == [b"already"]
+    for code in codes[:30] + codes[31:]:
+        assert [e.data for e in await store.load(code)] == [code.encode()]
+        assert await store.touched(code) == 2.0
+    await store.close()
+
+
+async def test_an_append_to_a_deleted_room_fails_alone_in_its_commit(postgres_url: str, schema: str) -> None:
+    store = await PostgresStore.connect(postgres_url, schema=schema)
+    codes = [f"D{n:04d}" for n in range(8)]
+    for code in codes:
+        await store.create_room(code, at=1.0)
+    await store.delete_room(codes[5])  # among the appends that share a commit (the first two go alone)
+    commits = store._group.commits
+
+    outcomes = await asyncio.gather(*(store.append(code, 0, b"x", at=2.0) for code in codes), return_exceptions=True)
+
+    assert store._group.commits - commits == 3
+    assert isinstance(outcomes[5], SeqTaken)
+    assert outcomes[:5] + outcomes[6:] == [None] * 7
+    assert [len(await store.load(code)) for code in codes] == [1, 1, 1, 1, 1, 0, 1, 1]
+    await store.close()
+
+
+async def test_a_store_closed_with_appends_under_way_commits_them_first(postgres_url: str, schema: str) -> None:
+    store = await PostgresStore.connect(postgres_url, schema=schema)
+    for n in range(20):
+        await store.create_room(f"Q{n:04d}", at=1.0)
+    appends = [asyncio.ensure_future(store.append(f"Q{n:04d}", 0, b"x", at=2.0)) for n in range(20)]
+    await asyncio.sleep(0)  # every append queued, the first commits under way
+    await store.close()
+    assert [append.result() for append in appends] == [None] * 20
+    again = await PostgresStore.connect(postgres_url, schema=schema)
+    assert all([len(await again.load(f"Q{n:04d}")) == 1 for n in range(20)])
+    await again.close()

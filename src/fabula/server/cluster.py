@@ -79,7 +79,7 @@ class Cluster:
                     self.follow(held, held.room.seq)
                 continue
             live = rooms.get(notice.room)
-            # our own notices, and stale ones, name a seq this process has already
+            # stale notices name a seq this process has already
             if live is not None and notice.seq >= live.room.seq:
                 self.follow(live, notice.seq)
 

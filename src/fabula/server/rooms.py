@@ -53,6 +53,17 @@ class LiveRoom:
     #: the newest seq another process announced; a task (`follower`) catches up to it
     behind: int = -1
     follower: asyncio.Task[None] | None = None
+    #: requests waiting for the room's lock, to be committed together by whoever gets it first
+    requests: list[_Request] = field(default_factory=list)
+
+
+@dataclass(eq=False, slots=True)
+class _Request:
+    """A `Rooms.commit` waiting for its room: the entry (or how to make it) and its answer."""
+
+    make: AnyEntry | Callable[[Room], AnyEntry]
+    retry: bool
+    done: asyncio.Future[int]
 
 
 class Listener(Protocol):
@@ -154,46 +165,115 @@ class Rooms:
         depends on the room), store it, tell everyone; the entry's sequence number.
         `RulesError` (nothing changed) if the room refuses it.
 
+        Requests for one room that arrive while its last entries are being stored wait for the
+        room, and the first to get it commits them all: each applied in turn (a refused one
+        fails alone), then stored in one append, then announced — as one process over SQLite,
+        whose appends never wait, takes a burst of moves in one go. Every request returns once
+        its own entry is stored.
+
         If another process stored an entry at that seq first, the room is rebuilt from the store
         and — with ``retry`` — the entry is made again on the room as it is now: checked again, so
         a move that is no longer legal gets its usual error; a client message id the other
         process has already stored gets that entry's seq, never a second entry. Scheduled entries
         are not made again (the host hand-off passes ``retry=False``; a bot's move refuses itself
         once the room changed): what is due is planned again from the new state instead."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        live.requests.append(_Request(make, retry, done))
         async with live.lock:
-            attempt = 0
-            while True:
-                room = live.room
-                entry = make(room) if callable(make) else make
-                if attempt and entry.client_id is not None:
-                    done = room.client_ids.get((entry.by, entry.client_id))
-                    if done is not None:  # made once already (through another process): not again
-                        return done
-                seq = room.seq
-                entry = room.apply(entry)
+            if not done.done():
+                waiting, live.requests = live.requests, []
+                together = asyncio.ensure_future(self._commit_together(live, waiting))
                 try:
-                    await self.store.append(room.code, seq, encode(entry), entry.at)
-                except SeqTaken:
-                    self.metrics.conflicts.inc()
-                    await self.resync(live, seq)
-                    attempt += 1
-                    if retry and attempt < COMMIT_ATTEMPTS:
-                        continue
-                    raise RoomError(
-                        RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again."
-                    ) from None
-                except Exception:
-                    # Memory ran ahead of the store: go back to what is durable.
-                    rebuilt = await self.rebuild(room.code)
-                    if rebuilt is not None:
-                        live.room = rebuilt
-                    log.exception("append failed", extra={"room": room.code})
-                    raise RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.") from None
-                break
+                    await asyncio.shield(together)
+                except asyncio.CancelledError:
+                    # the others' requests are in it too, and its entries may be stored by now:
+                    # finished, announced and answered before the room is let go
+                    await asyncio.wait([together])
+                    raise
+        return done.result()
+
+    async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
+        room = live.room
+        made: list[tuple[_Request, AnyEntry]] = []
+        first = room.seq
+        for request in requests:
+            try:
+                entry = room.apply(request.make(room) if callable(request.make) else request.make)
+            except Exception as error:  # refused (the room unchanged): this request alone
+                request.done.set_exception(error)
+            else:
+                made.append((request, entry))
+        if not made:
+            return
+        try:
+            await self.store.append_many(room.code, first, [encode(entry) for _, entry in made], made[-1][1].at)
+        except SeqTaken:
+            self.metrics.conflicts.inc()
+            await self.resync(live, first)
+            for request, _ in made:  # each again on the room as it now is, as the only request
+                try:
+                    seq = await self._commit_alone(live, request.make, retry=request.retry, attempt=1)
+                except Exception as error:
+                    request.done.set_exception(error)
+                else:
+                    request.done.set_result(seq)
+            return
+        except Exception:
+            # Memory ran ahead of the store: go back to what is durable.
+            rebuilt = await self.rebuild(room.code)
+            if rebuilt is not None:
+                live.room = rebuilt
+            log.exception("append failed", extra={"room": room.code})
+            for request, _ in made:
+                request.done.set_exception(
+                    RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
+                )
+            return
+        self.bus.publish(room.code, first + len(made) - 1)
+        for seq, (request, entry) in enumerate(made, first):
+            request.done.set_result(seq)
+            try:
+                for listener in self.listeners:
+                    listener.entry(live, entry, here=True)
+            except Exception:  # stored and answered: the others in this commit are still told
+                log.exception("a listener failed", extra={"room": room.code, "seq": seq})
+
+    async def _commit_alone(
+        self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry], *, retry: bool, attempt: int
+    ) -> int:
+        """One request on its own, in the room's lock (held), tried again after conflicts."""
+        while True:
+            if attempt and not retry:
+                raise RoomError(RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again.")
+            room = live.room
+            entry = make(room) if callable(make) else make
+            if attempt and entry.client_id is not None:
+                done = room.client_ids.get((entry.by, entry.client_id))
+                if done is not None:  # made once already (through another process): not again
+                    return done
+            seq = room.seq
+            entry = room.apply(entry)
+            try:
+                await self.store.append(room.code, seq, encode(entry), entry.at)
+            except SeqTaken:
+                self.metrics.conflicts.inc()
+                await self.resync(live, seq)
+                attempt += 1
+                if attempt < COMMIT_ATTEMPTS:
+                    continue
+                raise RoomError(
+                    RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again."
+                ) from None
+            except Exception:
+                rebuilt = await self.rebuild(room.code)
+                if rebuilt is not None:
+                    live.room = rebuilt
+                log.exception("append failed", extra={"room": room.code})
+                raise RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.") from None
             self.bus.publish(room.code, seq)
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
-        return seq
+            return seq
 
     # ------------------------------------------------------------------ keeping step with the store
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -35,6 +36,11 @@ class EventStore(Protocol):
 
     async def append(self, code: str, seq: int, data: bytes, at: float) -> None:
         """Durably store entry ``seq`` of room ``code``; `SeqTaken` if it exists."""
+        ...
+
+    async def append_many(self, code: str, seq: int, data: Sequence[bytes], at: float) -> None:
+        """Durably store entries ``seq``, ``seq + 1``, … of room ``code`` in one transaction: all
+        of them or, with `SeqTaken` if one exists, none."""
         ...
 
     async def load(self, code: str, since: int = 0) -> list[StoredEntry]:

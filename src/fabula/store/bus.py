@@ -9,16 +9,17 @@ receive twice, late, or after a newer one, and lets a publisher merge notices it
 yet: of several pending for one room only the newest goes out. Per room, notices from one
 publisher arrive in increasing order and the newest is always delivered while the bus is up.
 
-A process also receives the notices it published itself; they are stale by the time they
-arrive (its room's seq is past them) and are dropped by the same "am I behind?" check.
+A `RedisBus` does not deliver the notices it published itself: they would be stale on arrival
+(its room's seq is past them), and reading them back cost the process as much as sending them.
 
 Two buses:
 
 - `LocalBus`: in-process, the zero-setup default. With one process there is nobody to tell, so
   it only matters to code that subscribes in the same process (tests, tools).
 - `RedisBus`: Redis pub/sub on one channel per namespace, ``"{namespace}:rooms"`` (default
-  ``fabula:rooms``), message ``b"CODE:SEQ"``. It reconnects by itself after Redis restarts or
-  the connection drops; pub/sub keeps nothing for an absent subscriber, so after every
+  ``fabula:rooms``), message ``b"CODE:SEQ@ORIGIN"`` (``ORIGIN``: the publishing bus, so that
+  it can drop its own; a bare ``b"CODE:SEQ"`` is understood too). It reconnects by itself
+  after Redis restarts or the connection drops; pub/sub keeps nothing for an absent subscriber, so after every
   reconnection each subscription receives `RESYNC` (``Notice(None, -1)``): "notices may have
   been lost — check every room you hold against the store".
 
@@ -123,7 +124,8 @@ class Bus(Protocol):
         ...
 
     def subscribe(self) -> Subscription:
-        """A new subscription to every notice published from now on, this process's included."""
+        """A new subscription to every notice published from now on (on `RedisBus`, by the other
+        processes: its own are not delivered back)."""
         ...
 
     async def flush(self) -> None:
@@ -178,8 +180,9 @@ def channel_name(namespace: str) -> str:
 
 
 def parse_message(data: bytes) -> Notice | None:
-    """``b"CODE:SEQ"`` → ``Notice("CODE", SEQ)``; None for anything else."""
-    room, colon, seq = data.decode("utf-8", "replace").rpartition(":")
+    """``b"CODE:SEQ"`` or ``b"CODE:SEQ@ORIGIN"`` → ``Notice("CODE", SEQ)``; None for anything else."""
+    notice = data.decode("utf-8", "replace").partition("@")[0]
+    room, colon, seq = notice.rpartition(":")
     if not colon or not room or not seq.isdigit():
         return None
     return Notice(room, int(seq))
@@ -204,6 +207,9 @@ class RedisBus(_Fanout):
         self.reconnections = 0
         self._min_delay, self._max_delay, self._poll = min_delay, max_delay, poll
         self._pending: dict[str, int] = {}
+        #: ends every message this bus publishes (``@ORIGIN``), and so tells its own apart
+        self.origin = f"@{secrets.token_hex(6)}"
+        self._own = self.origin.encode()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -272,11 +278,11 @@ class RedisBus(_Fanout):
                 try:
                     if len(batch) == 1:
                         ((room, seq),) = batch.items()
-                        await self.redis.publish(self.channel, f"{room}:{seq}")
+                        await self.redis.publish(self.channel, f"{room}:{seq}{self.origin}")
                     else:
                         async with self.redis.pipeline(transaction=False) as pipe:
                             for room, seq in batch.items():
-                                pipe.publish(self.channel, f"{room}:{seq}")
+                                pipe.publish(self.channel, f"{room}:{seq}{self.origin}")
                             await pipe.execute()
                 except (RedisError, OSError) as error:
                     log.warning("redis bus: publish failed, retrying", extra={"error": str(error)})
@@ -306,6 +312,8 @@ class RedisBus(_Fanout):
                         continue
                     kind = message["type"]
                     if kind == "message":
+                        if message["data"].endswith(self._own):
+                            continue  # one of ours: nothing this process does not know
                         notice = parse_message(message["data"])
                         if notice is None:
                             log.warning("redis bus: malformed message", extra={"data": repr(message["data"])})

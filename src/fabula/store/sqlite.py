@@ -19,6 +19,7 @@ operating-system crash or power loss at the cost of an fsync per action.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -68,10 +69,16 @@ class SqliteStore:
         return True
 
     async def append(self, code: str, seq: int, data: bytes, at: float) -> None:
+        await self.append_many(code, seq, (data,), at)
+
+    async def append_many(self, code: str, seq: int, data: Sequence[bytes], at: float) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT INTO entries (code, seq, data) VALUES (?, ?, ?)", (code, seq, data))
+            db.executemany(
+                "INSERT INTO entries (code, seq, data) VALUES (?, ?, ?)",
+                [(code, seq + n, item) for n, item in enumerate(data)],
+            )
             db.execute("UPDATE rooms SET touched = ? WHERE code = ?", (at, code))
         except sqlite3.IntegrityError as error:
             db.execute("ROLLBACK")

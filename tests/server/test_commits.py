@@ -1,0 +1,99 @@
+"""Requests for one room that arrive while its last entry is being stored are stored together."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from fabula.server.entries import Created, Joined, RoomSettings, Said
+from fabula.server.errors import RoomError
+from fabula.server.metrics import Metrics
+from fabula.server.room import Room
+from fabula.server.rooms import LiveRoom, Rooms
+from fabula.store import LocalBus, SqliteStore
+
+pytestmark = pytest.mark.anyio
+
+
+class SlowStore(SqliteStore):
+    """SQLite whose appends take a while, as a network database's do; it records each append."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.appends: list[tuple[int, int]] = []
+
+    async def append_many(self, code: str, seq: int, data: Sequence[bytes], at: float) -> None:
+        await asyncio.sleep(0.05)
+        self.appends.append((seq, len(data)))
+        await super().append_many(code, seq, data, at)
+
+
+async def a_room(tmp_path: Path) -> tuple[Rooms, LiveRoom, SlowStore]:
+    store = SlowStore(tmp_path / "rooms.sqlite3")
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    await store.create_room("ABCDE", at=0.0)
+    live = LiveRoom(Room("ABCDE"))
+    rooms.hold(live)
+    await rooms.commit(live, Created(at=0.0, settings=RoomSettings(mode="odyssey")))
+    await rooms.commit(live, Joined(at=1.0, member=0, name="Ada", colour="red", token_hash="h0"))
+    store.appends.clear()
+    return rooms, live, store
+
+
+async def test_requests_that_wait_for_their_room_are_stored_in_one_append(tmp_path: Path) -> None:
+    rooms, live, store = await a_room(tmp_path)
+    said = [Said(at=2.0, member=0, text=f"hello {n}") for n in range(4)]
+
+    seqs = await asyncio.gather(*(rooms.commit(live, entry) for entry in said))
+
+    assert seqs == [2, 3, 4, 5]
+    assert store.appends == [(2, 1), (3, 3)], "the first alone; the three that waited for it together"
+    stored = await store.load("ABCDE")
+    assert [entry.seq for entry in stored] == [0, 1, 2, 3, 4, 5]
+    assert [e.text for e, _ in live.room.chat] == [f"hello {n}" for n in range(4)]
+
+
+async def test_a_refused_request_fails_alone_and_the_others_are_stored(tmp_path: Path) -> None:
+    rooms, live, store = await a_room(tmp_path)
+    entries = [
+        Said(at=2.0, member=0, text="first"),
+        Said(at=2.0, member=0, text="second"),
+        Said(at=2.0, member=7, text="not a player"),
+        Said(at=2.0, member=0, text="third"),
+    ]
+
+    outcomes = await asyncio.gather(*(rooms.commit(live, entry) for entry in entries), return_exceptions=True)
+
+    assert outcomes[:2] == [2, 3]
+    assert isinstance(outcomes[2], RoomError)
+    assert outcomes[2].code == "unknown_member"
+    assert outcomes[3] == 4
+    assert store.appends == [(2, 1), (3, 2)]
+    assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2, 3, 4]
+
+
+async def test_a_store_that_fails_fails_every_request_of_its_append_and_keeps_nothing(tmp_path: Path) -> None:
+    rooms, live, store = await a_room(tmp_path)
+    original = store.append_many
+    calls = 0
+
+    async def fail_the_second(code: str, seq: int, data: Sequence[bytes], at: float) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            await asyncio.sleep(0.05)
+            raise OSError("the disk is full")
+        await original(code, seq, data, at)
+
+    store.append_many = fail_the_second  # type: ignore[method-assign]
+    said = [Said(at=2.0, member=0, text=f"hello {n}") for n in range(3)]
+    outcomes = await asyncio.gather(*(rooms.commit(live, entry) for entry in said), return_exceptions=True)
+
+    assert outcomes[0] == 2
+    assert all(isinstance(o, RoomError) and o.code == "store_failed" for o in outcomes[1:])
+    assert live.room.seq == 3, "memory went back to what is stored"
+    assert [e.text for e, _ in live.room.chat] == ["hello 0"]
