@@ -193,6 +193,14 @@ class Rooms:
         return done.result()
 
     async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
+        if live.behind >= live.room.seq:
+            # Another process announced entries this one lacks, and the follower that would load
+            # them waits for the lock behind these requests: load them now, rather than make the
+            # requests on a room that is behind and lose the race for the seq.
+            try:
+                await self._catch_up_locked(live)
+            except Exception as error:  # the store is away for a moment: the append will say
+                log.warning("catching up before a commit failed", extra={"room": live.room.code, "error": str(error)})
         room = live.room
         made: list[tuple[_Request, AnyEntry]] = []
         first = room.seq
@@ -297,16 +305,19 @@ class Rooms:
         """Apply what other processes appended to ``live``'s room since its seq and tell this
         process's connections; whether there was anything."""
         async with live.lock:
-            code = live.room.code
-            stored = await self.store.load(code, since=live.room.seq)
-            if not stored:
-                return False
-            try:
-                self.apply_stored(live, stored)
-            except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins
-                log.error("catching up failed; rebuilding", extra={"room": code, "error": str(error)})
-                await self.resync(live, live.room.seq)
-            return True
+            return await self._catch_up_locked(live)
+
+    async def _catch_up_locked(self, live: LiveRoom) -> bool:
+        code = live.room.code
+        stored = await self.store.load(code, since=live.room.seq)
+        if not stored:
+            return False
+        try:
+            self.apply_stored(live, stored)
+        except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins
+            log.error("catching up failed; rebuilding", extra={"room": code, "error": str(error)})
+            await self.resync(live, live.room.seq)
+        return True
 
     def apply_stored(self, live: LiveRoom, stored: list[StoredEntry], *, announce: bool = True) -> None:
         """Apply entries another process stored (from ``live.room.seq`` on) and tell the listeners
