@@ -348,10 +348,14 @@ class RoomPlan:
     urls: list[str]
 
 
-async def take_seats(urls: Sequence[str], rooms: int, players: int, concurrency: int = 32) -> list[RoomPlan]:
-    """Create the rooms and take every seat. With several servers, member M of room R goes to
-    server (R + M) mod N, seat and WebSocket alike: every room spans the processes (each hosts
-    some rooms' observers), so its updates go through the store and the bus."""
+async def take_seats(
+    urls: Sequence[str], rooms: int, players: int, concurrency: int = 32, *, split: str = "player"
+) -> list[RoomPlan]:
+    """Create the rooms and take every seat. With several servers and ``split="player"``, member
+    M of room R goes to server (R + M) mod N, seat and WebSocket alike: every room spans the
+    processes (each hosts some rooms' observers), so its updates go through the store and the
+    bus. With ``split="room"`` every member of room R goes to server R mod N, as nginx's room
+    hash sends them: each process holds its own rooms."""
     import httpx
 
     gate = asyncio.Semaphore(concurrency)
@@ -372,7 +376,7 @@ async def take_seats(urls: Sequence[str], rooms: int, players: int, concurrency:
             return found
 
         async def one_room(index: int) -> RoomPlan:
-            where = [(index + member) % len(urls) for member in range(players)]
+            where = [(index + (member if split == "player" else 0)) % len(urls) for member in range(players)]
             host = await post(
                 where[0], "/api/rooms", {"name": "P0", "colour": COLOURS[0], "settings": {"mode": "odyssey"}}
             )
@@ -1239,7 +1243,15 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
             print(
                 f"\n== {target} at {', '.join(urls)} (pids {', '.join(map(str, pids)) or 'not given'}) — "
                 f"{args.rooms} rooms × {args.players} players"
-                + (f", each room's players split round-robin over the {len(urls)} servers" if len(urls) > 1 else ""),
+                + (
+                    (
+                        f", each room's players split round-robin over the {len(urls)} servers"
+                        if args.split == "player"
+                        else f", each room's players all on one of the {len(urls)} servers (rooms split round-robin)"
+                    )
+                    if len(urls) > 1
+                    else ""
+                ),
                 flush=True,
             )
         if pid is not None and not several:
@@ -1288,7 +1300,7 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
         if idle:
             memory("rss_empty")
         started = time.monotonic()
-        plans = asyncio.run(take_seats(urls, args.rooms, args.players))
+        plans = asyncio.run(take_seats(urls, args.rooms, args.players, split=args.split))
         out["seats_seconds"] = time.monotonic() - started
         if idle:
             memory("rss_seated")
@@ -1708,6 +1720,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--signal-window",
         action="store_true",
         help="send the server SIGUSR1 when a window opens and SIGUSR2 when it closes (for a profiler in it)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("player", "room"),
+        default="player",
+        help="with several servers: each room's players round-robin over them (player, the default), "
+        "or each room on one of them (room, as nginx's room hash does)",
     )
     parser.add_argument(
         "--versus-sqlite",

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from fabula.server.entries import Created, Joined, RoomSettings, Said
+from fabula.server.connections import Connection, TokenBucket
+from fabula.server.entries import Created, Joined, RoomSettings, Said, TeamsSet
 from fabula.server.errors import RoomError
+from fabula.server.fanout import FanOut
 from fabula.server.metrics import Metrics
 from fabula.server.room import Room
+from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import LiveRoom, Rooms
 from fabula.store import LocalBus, SqliteStore
 
@@ -39,7 +43,7 @@ async def a_room(tmp_path: Path) -> tuple[Rooms, LiveRoom, SlowStore]:
     live = LiveRoom(Room("ABCDE"))
     rooms.hold(live)
     await rooms.commit(live, Created(at=0.0, settings=RoomSettings(mode="odyssey")))
-    await rooms.commit(live, Joined(at=1.0, member=0, name="Ada", colour="red", token_hash="h0"))
+    await rooms.commit(live, Joined(at=1.0, member=0, name="Ada", colour=COLOURS[0], token_hash="h0"))
     store.appends.clear()
     return rooms, live, store
 
@@ -97,3 +101,32 @@ async def test_a_store_that_fails_fails_every_request_of_its_append_and_keeps_no
     assert all(isinstance(o, RoomError) and o.code == "store_failed" for o in outcomes[1:])
     assert live.room.seq == 3, "memory went back to what is stored"
     assert [e.text for e, _ in live.room.chat] == ["hello 0"]
+
+
+async def test_team_lines_stored_together_each_reach_only_their_own_team(tmp_path: Path) -> None:
+    store = SlowStore(tmp_path / "rooms.sqlite3")
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    rooms.listeners.append(FanOut(lambda: 30.0))
+    await store.create_room("TEAMS", at=0.0)
+    live = LiveRoom(Room("TEAMS"))
+    rooms.hold(live)
+    await rooms.commit(live, Created(at=0.0, settings=RoomSettings(mode="teams")))
+    for member in range(4):
+        await rooms.commit(
+            live, Joined(at=1.0, member=member, name=f"P{member}", colour=COLOURS[member], token_hash=f"h{member}")
+        )
+    await rooms.commit(live, TeamsSet(at=1.0, pairs=[[0, 1], [2, 3]]))
+    connections = {}
+    for member in range(4):
+        connection = Connection("127.0.0.1", TokenBucket(100, 100), TokenBucket(100, 100), code="TEAMS", member=member)
+        live.presence.connections.add(connection)
+        connections[member] = connection
+
+    lines = [Said(at=2.0, member=m, text=f"for my team, from {m}", team_only=True) for m in (0, 2, 1, 3)]
+    await asyncio.gather(*(rooms.commit(live, line) for line in lines))
+
+    assert store.appends[-1][1] == 3, "the last three lines were stored together"
+    for member, connection in connections.items():
+        read = [json.loads(data)["text"] for data in connection.outbox.drain() if json.loads(data)["type"] == "chat"]
+        team = {0: {0, 1}, 1: {0, 1}, 2: {2, 3}, 3: {2, 3}}[member]
+        assert read == [f"for my team, from {m}" for m in (0, 2, 1, 3) if m in team]

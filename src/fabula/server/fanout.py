@@ -54,10 +54,17 @@ class FanOut:
 
     @staticmethod
     def chat(live: LiveRoom, said: Said) -> None:
-        """The line just applied (the room's newest) to every connection that may read it."""
+        """A line just applied to every connection that may read it: those the room counted as
+        its readers when it applied it (not necessarily the newest line: a commit may have
+        applied several entries before announcing them). A team line the room no longer keeps
+        goes to nobody."""
         room = live.room
         line = p.ChatLine(said.member, room.name_of(said.member), said.text, said.team_only, said.at)
-        readers = room.chat[-1][1]
+        readers: frozenset[int] | None = frozenset() if said.team_only else None
+        for kept, audience in reversed(room.chat):
+            if kept is said:
+                readers = audience
+                break
         for connection in live.presence.connections:
             if readers is None or connection.member in readers:
                 connection.send(line)

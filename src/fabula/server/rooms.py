@@ -102,6 +102,8 @@ class Rooms:
         self.load_missing: Callable[[str], Awaitable[LiveRoom]] | None = None
         #: rooms being loaded now, so that two requests share one load
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+        #: rooms going back to what is stored after a commit was stopped mid-append
+        self._rebuilding: set[asyncio.Future[None]] = set()
 
     # ------------------------------------------------------------------ finding
 
@@ -182,15 +184,27 @@ class Rooms:
         async with live.lock:
             if not done.done():
                 waiting, live.requests = live.requests, []
-                together = asyncio.ensure_future(self._commit_together(live, waiting))
                 try:
-                    await asyncio.shield(together)
+                    await self._commit_together(live, waiting)
                 except asyncio.CancelledError:
-                    # the others' requests are in it too, and its entries may be stored by now:
-                    # finished, announced and answered before the room is let go
-                    await asyncio.wait([together])
+                    # Stopped mid-append (the server shutting down): its entries may or may not be
+                    # stored, so memory goes back to the store, and the others are told to retry.
+                    for request in waiting:
+                        if not request.done.done():
+                            request.done.set_exception(
+                                RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
+                            )
+                    rebuild = asyncio.ensure_future(self._rebuild_locked(live))
+                    self._rebuilding.add(rebuild)
+                    rebuild.add_done_callback(self._rebuilding.discard)
                     raise
         return done.result()
+
+    async def _rebuild_locked(self, live: LiveRoom) -> None:
+        async with live.lock:
+            rebuilt = await self.rebuild(live.room.code)
+            if rebuilt is not None:
+                live.room = rebuilt
 
     async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
         if live.behind >= live.room.seq:
