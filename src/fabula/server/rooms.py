@@ -91,6 +91,14 @@ def no_room(code: str) -> RoomError:
     return RoomError(RoomCode.NO_ROOM, f"There is no room {code!r}; check the code.")
 
 
+def store_failed() -> RoomError:
+    return RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
+
+
+def conflict() -> RoomError:
+    return RoomError(RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again.")
+
+
 class Rooms:
     """The held rooms, by code, and the one way each changes."""
 
@@ -191,20 +199,23 @@ class Rooms:
                     # stored, so memory goes back to the store, and the others are told to retry.
                     for request in waiting:
                         if not request.done.done():
-                            request.done.set_exception(
-                                RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
-                            )
-                    rebuild = asyncio.ensure_future(self._rebuild_locked(live))
+                            request.done.set_exception(store_failed())
+                    rebuild = asyncio.ensure_future(self._back_to_the_store(live, locked=False))
                     self._rebuilding.add(rebuild)
                     rebuild.add_done_callback(self._rebuilding.discard)
                     raise
         return done.result()
 
-    async def _rebuild_locked(self, live: LiveRoom) -> None:
-        async with live.lock:
-            rebuilt = await self.rebuild(live.room.code)
-            if rebuilt is not None:
-                live.room = rebuilt
+    async def _back_to_the_store(self, live: LiveRoom, *, locked: bool = True) -> None:
+        """Memory ran ahead of the store (an append failed or was stopped): rebuild the room from
+        what is durable (``locked``: the caller holds the room's lock)."""
+        if not locked:
+            async with live.lock:
+                await self._back_to_the_store(live)
+            return
+        rebuilt = await self.rebuild(live.room.code)
+        if rebuilt is not None:
+            live.room = rebuilt
 
     async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
         if live.behind >= live.room.seq:
@@ -241,15 +252,10 @@ class Rooms:
                     request.done.set_result(seq)
             return
         except Exception:
-            # Memory ran ahead of the store: go back to what is durable.
-            rebuilt = await self.rebuild(room.code)
-            if rebuilt is not None:
-                live.room = rebuilt
+            await self._back_to_the_store(live)
             log.exception("append failed", extra={"room": room.code})
             for request, _ in made:
-                request.done.set_exception(
-                    RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
-                )
+                request.done.set_exception(store_failed())
             return
         self.bus.publish(room.code, first + len(made) - 1)
         for seq, (request, entry) in enumerate(made, first):
@@ -266,7 +272,7 @@ class Rooms:
         """One request on its own, in the room's lock (held), tried again after conflicts."""
         while True:
             if attempt and not retry:
-                raise RoomError(RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again.")
+                raise conflict()
             room = live.room
             entry = make(room) if callable(make) else make
             if attempt and entry.client_id is not None:
@@ -283,15 +289,11 @@ class Rooms:
                 attempt += 1
                 if attempt < COMMIT_ATTEMPTS:
                     continue
-                raise RoomError(
-                    RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again."
-                ) from None
+                raise conflict() from None
             except Exception:
-                rebuilt = await self.rebuild(room.code)
-                if rebuilt is not None:
-                    live.room = rebuilt
+                await self._back_to_the_store(live)
                 log.exception("append failed", extra={"room": room.code})
-                raise RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.") from None
+                raise store_failed() from None
             self.bus.publish(room.code, seq)
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
