@@ -203,19 +203,9 @@ _encode = msgspec.json.Encoder().encode
 
 #: The fields a view's JSON opens with that keep their value the whole game, then those that
 #: keep it for a phase (`SeatView`'s order).
-_SETTINGS = ("mode", "seats", "options", "teams", "tokens")
-_PHASE = (
-    "round",
-    "phase",
-    "storyteller",
-    "clue",
-    "voters",
-    "scores",
-    "draw_pile",
-    "discard_pile",
-    "outcome",
-    "red_token_placed",
-)
+_FIELDS = SeatView.__struct_fields__
+_SETTINGS = _FIELDS[: _FIELDS.index("round")]
+_PHASE = _FIELDS[_FIELDS.index("round") : _FIELDS.index("last_round")]
 
 
 class ViewEncoder:

@@ -251,6 +251,18 @@ class PostgresStore:
             # As in SQLite: the room is gone (deleted by another process), so this writer is behind.
             raise SeqTaken(f"room {code} does not exist") from error
 
+    async def append_rooms(self, appends: Sequence[_Pending]) -> None:
+        """Several rooms' appends in one transaction: every entry or none (`GroupCommit`)."""
+        codes, seqs, data = [], [], []
+        for item in appends:
+            for n, entry in enumerate(item.data):
+                codes.append(item.code)
+                seqs.append(item.seq + n)
+                data.append(entry)
+        await self._pool.execute(
+            self._append_rooms, codes, seqs, data, [item.code for item in appends], [item.at for item in appends]
+        )
+
     async def load(self, code: str, since: int = 0) -> list[StoredEntry]:
         rows = await self._pool.fetch(self._load, code, since)
         return [StoredEntry(row[0], row[1]) for row in rows]
@@ -382,16 +394,8 @@ class GroupCommit:
         if len(batch) == 1:
             await self._alone(batch[0])
             return
-        codes, seqs, data = [], [], []
-        for item in batch:
-            for n, entry in enumerate(item.data):
-                codes.append(item.code)
-                seqs.append(item.seq + n)
-                data.append(entry)
         try:
-            await store._pool.execute(
-                store._append_rooms, codes, seqs, data, [item.code for item in batch], [item.at for item in batch]
-            )
+            await store.append_rooms(batch)
         except (asyncpg.UniqueViolationError, asyncpg.ForeignKeyViolationError):
             # a seq taken, a room deleted meanwhile: find whose, each append on its own
             await asyncio.gather(*(self._alone(item) for item in batch))
