@@ -18,7 +18,7 @@ from fabula.server.metrics import Metrics
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import LiveRoom, Rooms
-from fabula.store import LocalBus, SqliteStore
+from fabula.store import LocalBus, SqliteStore, StoredEntry
 
 pytestmark = pytest.mark.anyio
 
@@ -130,3 +130,79 @@ async def test_team_lines_stored_together_each_reach_only_their_own_team(tmp_pat
         read = [json.loads(data)["text"] for data in connection.outbox.drain() if json.loads(data)["type"] == "chat"]
         team = {0: {0, 1}, 1: {0, 1}, 2: {2, 3}, 3: {2, 3}}[member]
         assert read == [f"for my team, from {m}" for m in (0, 2, 1, 3) if m in team]
+
+
+class AwayStore(SlowStore):
+    """A store that can go away: while ``away``, every append and load fails as a cut database's."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.away = False
+        self.loads = 0
+
+    async def append_many(self, code: str, seq: int, data: Sequence[bytes], at: float) -> None:
+        if self.away:
+            raise ConnectionRefusedError("the database is down")
+        await super().append_many(code, seq, data, at)
+
+    async def load(self, code: str, since: int = 0) -> list[StoredEntry]:
+        self.loads += 1
+        if self.away:
+            raise ConnectionRefusedError("the database is down")
+        return await super().load(code, since)
+
+
+async def a_room_on(store: SlowStore) -> tuple[Rooms, LiveRoom]:
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    await store.create_room("ABCDE", at=0.0)
+    live = LiveRoom(Room("ABCDE"))
+    rooms.hold(live)
+    await rooms.commit(live, Created(at=0.0, settings=RoomSettings(mode="odyssey")))
+    await rooms.commit(live, Joined(at=1.0, member=0, name="Ada", colour=COLOURS[0], token_hash="h0"))
+    return rooms, live
+
+
+async def test_with_the_store_away_a_room_refuses_everything_and_goes_back_to_it_when_it_returns(
+    tmp_path: Path,
+) -> None:
+    store = AwayStore(tmp_path / "rooms.sqlite3")
+    rooms, live = await a_room_on(store)
+    store.away = True
+
+    with pytest.raises(RoomError) as refused:
+        await rooms.commit(live, Said(at=2.0, member=0, text="lost", by=0, client_id="m1"))
+    assert refused.value.code == "store_failed"
+    # memory could not go back to the store: the line is still there, marked as not stored
+    assert live.stale_since == 2
+    with pytest.raises(RoomError) as again:
+        await rooms.made_before(live, (0, "m1"))  # sent again: not acknowledged from memory
+    assert again.value.code == "store_failed"
+    with pytest.raises(RoomError) as other:
+        await rooms.commit(live, Said(at=2.0, member=0, text="also lost", by=0, client_id="m2"))
+    assert other.value.code == "store_failed"
+
+    store.away = False
+    assert await rooms.made_before(live, (0, "m1")) is None, "never stored: made anew"
+    assert live.stale_since is None
+    assert live.room.seq == 2
+    assert live.room.chat == type(live.room.chat)(), "the line that was not stored is gone"
+    assert await rooms.commit(live, Said(at=3.0, member=0, text="back", by=0, client_id="m1")) == 2
+    assert await rooms.made_before(live, (0, "m1")) == 2
+    assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2]
+
+
+async def test_a_message_sent_again_while_its_entry_is_being_stored_is_acknowledged_once_stored(
+    tmp_path: Path,
+) -> None:
+    store = AwayStore(tmp_path / "rooms.sqlite3")
+    rooms, live = await a_room_on(store)
+    committing = asyncio.ensure_future(rooms.commit(live, Said(at=2.0, member=0, text="hi", by=0, client_id="m1")))
+    await asyncio.sleep(0.01)  # applied in memory, its append under way (SlowStore: 50 ms)
+    assert (0, "m1") in live.room.client_ids
+    stored_before = len(await store.load("ABCDE"))
+
+    seq = await rooms.made_before(live, (0, "m1"))
+
+    assert stored_before == 2, "the entry was not stored yet when the message came again"
+    assert seq == 2 == await committing
+    assert len(await store.load("ABCDE")) == 3, "answered only once it was stored"

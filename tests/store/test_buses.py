@@ -7,9 +7,6 @@ the local bus has one process, so its "other process" is the same bus.
 from __future__ import annotations
 
 import asyncio
-import shutil
-import socket
-import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -20,7 +17,8 @@ from redis.asyncio import Redis
 from fabula.store import RESYNC, LocalBus, Notice, RedisBus, RedisLease, Subscription
 from fabula.store.bus import channel_name, parse_message
 
-from .conftest import BusBackend, unavailable, unique_name
+from ..services import PrivateRedis
+from .conftest import BusBackend, unique_name
 
 pytestmark = pytest.mark.anyio
 
@@ -237,45 +235,6 @@ async def test_an_unreachable_redis_fails_fast() -> None:
     with pytest.raises(Exception, match=r"(?i)connect|refused"):
         await RedisLease.connect("redis://127.0.0.1:9/0", timeout=2)
     assert time.monotonic() - started < 10
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class PrivateRedis:
-    """A redis-server of this test's own, which it may kill and start again."""
-
-    def __init__(self, directory: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            unavailable("redis-server is not installed (needed to restart a Redis under test)")
-        self.binary, self.directory, self.port = binary, directory, free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-        command += ["--appendonly", "no", "--dir", str(self.directory)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.02)
-        raise RuntimeError(f"redis-server did not start on port {self.port}")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from fabula.rules import RulesError
 from fabula.store import Lease, RedisPresence, Seen, Subscription
 
 from .config import Config
+from .errors import RoomCode
 from .rooms import LiveRoom, Rooms
 
 log = logging.getLogger("fabula.server")
@@ -99,9 +100,10 @@ class Cluster:
                     if live.behind > asked:
                         continue  # a notice came during the load, which may not have seen its entry
                     return  # nothing (more) stored: a notice of ours, or a resync with nothing missed
-            except RulesError:  # the room is gone (deleted by an idle sweep elsewhere)
-                return
-            except Exception as error:  # the store is away for a moment: try again, a few times
+            except Exception as error:
+                if isinstance(error, RulesError) and error.code != RoomCode.STORE_FAILED:
+                    return  # the room is gone (deleted by an idle sweep elsewhere)
+                # the store is away for a moment: try again, a few times
                 failures += 1
                 log.warning("catching up failed", extra={"room": live.room.code, "error": str(error)})
                 if failures >= CATCH_UP_TRIES:

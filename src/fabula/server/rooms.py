@@ -55,6 +55,9 @@ class LiveRoom:
     follower: asyncio.Task[None] | None = None
     #: requests waiting for the room's lock, to be committed together by whoever gets it first
     requests: list[_Request] = field(default_factory=list)
+    #: set when memory may hold entries from this seq on that the store does not (an append
+    #: failed and the store could not be read either): the room goes back to the store first
+    stale_since: int | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -192,6 +195,7 @@ class Rooms:
         async with live.lock:
             if not done.done():
                 waiting, live.requests = live.requests, []
+                first_seq = live.room.seq
                 try:
                     await self._commit_together(live, waiting)
                 except asyncio.CancelledError:
@@ -200,24 +204,66 @@ class Rooms:
                     for request in waiting:
                         if not request.done.done():
                             request.done.set_exception(store_failed())
-                    rebuild = asyncio.ensure_future(self._back_to_the_store(live, locked=False))
+                    rebuild = asyncio.ensure_future(self._back_to_the_store(live, first_seq, locked=False))
                     self._rebuilding.add(rebuild)
                     rebuild.add_done_callback(self._rebuilding.discard)
                     raise
         return done.result()
 
-    async def _back_to_the_store(self, live: LiveRoom, *, locked: bool = True) -> None:
-        """Memory ran ahead of the store (an append failed or was stopped): rebuild the room from
-        what is durable (``locked``: the caller holds the room's lock)."""
+    async def _back_to_the_store(self, live: LiveRoom, since: int, *, locked: bool = True) -> None:
+        """Memory may have run ahead of the store from seq ``since`` on (an append failed or was
+        stopped): go back to what is durable (``locked``: the caller holds the room's lock). If
+        the store cannot be read now either, the room stays marked and goes back before anything
+        else is made of it (`_restored`)."""
         if not locked:
             async with live.lock:
-                await self._back_to_the_store(live)
+                await self._back_to_the_store(live, since)
             return
-        rebuilt = await self.rebuild(live.room.code)
-        if rebuilt is not None:
-            live.room = rebuilt
+        live.stale_since = since if live.stale_since is None else min(live.stale_since, since)
+        try:
+            await self._restored(live)
+        except RoomError as error:
+            log.warning("the store is away; back to it later", extra={"room": live.room.code, "error": str(error)})
+
+    async def _restored(self, live: LiveRoom) -> None:
+        """If ``live`` may be ahead of the store, rebuild it from the store (`RoomError`
+        ``store_failed`` if the store cannot be read). Whatever the store holds from the marked
+        seq on — another process's entries, or this one's whose append failed only as far as it
+        could tell — reaches this process's connections as if caught up."""
+        if live.stale_since is None:
+            return
+        try:
+            await self.resync(live, live.stale_since)
+        except RoomError:
+            raise
+        except Exception as error:
+            raise store_failed() from error
+        live.stale_since = None
+
+    async def made_before(self, live: LiveRoom, key: tuple[int | None, str]) -> int | None:
+        """The seq of the entry client message ``key`` (member, message id) made, once that entry
+        is stored; None if it made none (then it is made now, as a new message).
+
+        Memory is ahead of the store only while a commit is under way (the room's lock is held)
+        or after an append failed (`LiveRoom.stale_since`): then this waits for the room and
+        reads it as the store has it, so a message sent again is never acknowledged before its
+        entry is durable."""
+        room = live.room
+        if key not in room.client_ids:
+            return None
+        if not live.lock.locked() and live.stale_since is None:
+            return room.client_ids[key]
+        async with live.lock:
+            await self._restored(live)
+            return live.room.client_ids.get(key)
 
     async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
+        try:
+            await self._restored(live)
+        except RoomError as error:  # the store is still away: nothing can be made now
+            for request in requests:
+                request.done.set_exception(error)
+            return
         if live.behind >= live.room.seq:
             # Another process announced entries this one lacks, and the follower that would load
             # them waits for the lock behind these requests: load them now, rather than make the
@@ -242,7 +288,15 @@ class Rooms:
             await self.store.append_many(room.code, first, [encode(entry) for _, entry in made], made[-1][1].at)
         except SeqTaken:
             self.metrics.conflicts.inc()
-            await self.resync(live, first)
+            try:
+                await self.resync(live, first)
+            except Exception as error:
+                if not isinstance(error, RoomError):  # (no_room: the room is let go)
+                    await self._back_to_the_store(live, first)
+                failure = error if isinstance(error, RoomError) else store_failed()
+                for request, _ in made:
+                    request.done.set_exception(failure)
+                return
             for request, _ in made:  # each again on the room as it now is, as the only request
                 try:
                     seq = await self._commit_alone(live, request.make, retry=request.retry, attempt=1)
@@ -252,10 +306,10 @@ class Rooms:
                     request.done.set_result(seq)
             return
         except Exception:
-            await self._back_to_the_store(live)
             log.exception("append failed", extra={"room": room.code})
             for request, _ in made:
                 request.done.set_exception(store_failed())
+            await self._back_to_the_store(live, first)
             return
         self.bus.publish(room.code, first + len(made) - 1)
         for seq, (request, entry) in enumerate(made, first):
@@ -285,14 +339,20 @@ class Rooms:
                 await self.store.append(room.code, seq, encode(entry), entry.at)
             except SeqTaken:
                 self.metrics.conflicts.inc()
-                await self.resync(live, seq)
+                try:
+                    await self.resync(live, seq)
+                except RoomError:
+                    raise
+                except Exception:
+                    await self._back_to_the_store(live, seq)
+                    raise store_failed() from None
                 attempt += 1
                 if attempt < COMMIT_ATTEMPTS:
                     continue
                 raise conflict() from None
             except Exception:
-                await self._back_to_the_store(live)
                 log.exception("append failed", extra={"room": room.code})
+                await self._back_to_the_store(live, seq)
                 raise store_failed() from None
             self.bus.publish(room.code, seq)
             for listener in self.listeners:
@@ -324,8 +384,14 @@ class Rooms:
             return await self._catch_up_locked(live)
 
     async def _catch_up_locked(self, live: LiveRoom) -> bool:
+        if live.stale_since is not None:
+            await self._restored(live)
+            return True
         code = live.room.code
-        stored = await self.store.load(code, since=live.room.seq)
+        try:
+            stored = await self.store.load(code, since=live.room.seq)
+        except Exception as error:
+            raise store_failed() from error
         if not stored:
             return False
         try:

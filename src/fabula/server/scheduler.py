@@ -33,6 +33,8 @@ log = logging.getLogger("fabula.server")
 #: Seconds a process has, once it took the lease on a scheduled entry, to store it (a bot's
 #: thinking included); if it dies first, another process makes the entry after this long.
 LEASE_SECONDS = 5.0
+#: How long a room waits before trying a due move again when the store could not take it.
+STORE_AWAY_SECONDS = 1.0
 
 #: (when, seat, why a bot stands in for a person — None for a bot's own move)
 Due = tuple[float, int, StandIn | None]
@@ -115,6 +117,12 @@ class Scheduler:
                 with contextlib.suppress(Exception):
                     await lease.release(key)
 
+    @staticmethod
+    async def _after_refusal(error: RulesError) -> None:
+        """The store is away (the move is due again at once): wait rather than ask it in a loop."""
+        if error.code == RoomCode.STORE_FAILED:
+            await asyncio.sleep(STORE_AWAY_SECONDS)
+
     # ------------------------------------------------------------------ hosting
 
     def host_handoff(self, live: LiveRoom) -> tuple[float, int] | None:
@@ -134,6 +142,7 @@ class Scheduler:
             await self.rooms.commit(live, HostPassed(at=self.clock(), member=member), retry=False)
         except RulesError as error:  # pragma: no cover - the member left in between; re-planned next round
             log.warning("host hand-off refused", extra={"room": live.room.code, "code": error.code})
+            await self._after_refusal(error)
 
     # ------------------------------------------------------------------ moves made for someone
 
@@ -232,5 +241,6 @@ class Scheduler:
             await self.rooms.commit(live, move)
         except RulesError as error:  # the game moved on under us; the next round of the loop sees that
             log.info("bot move dropped", extra={"room": room.code, "code": error.code})
+            await self._after_refusal(error)
         else:
             self.metrics.auto_moves.inc()

@@ -274,7 +274,7 @@ class RoomService:
             actions = [] if game is None or seat is None else game.legal_actions(seat)
             connection.send(p.LegalMoves(message.id, [action.to_json() for action in actions]))
             return
-        done = room.client_ids.get((member, message.id))
+        done = await self.rooms.made_before(live, (member, message.id))
         if done is not None:  # a re-sent message: it was made once, it is not made again
             connection.send(p.Ack(message.id, done))
             return
