@@ -69,14 +69,20 @@ export function saveSeat(code, seat) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
+// Errors after which a message goes again by itself, and how many times: a database that is away
+// (store_failed) gets about three minutes (every 5 s) before the player is told.
+const RETRIES = { rate_limited: 3, conflict: 3, store_failed: 40 };
+
 export class Table {
-  // events: onState(room), onChat(line, isHistory), onStatus("connecting" | "online" | "offline"),
+  // events: onState(room), onChat(line, isHistory),
+  // onStatus("connecting" | "online" | "offline" | "saving"),
   // onFatal(code, message) for a connection that cannot work (unknown room, bad token, removed)
   constructor(code, token, events) {
     this.code = code;
     this.token = token;
     this.events = events;
     this.pending = new Map(); // id → {message, resolve}
+    this.saving = new Set(); // ids sent again because the server could not save them
     this.counter = 0;
     this.socket = null;
     this.attempt = 0;
@@ -145,7 +151,7 @@ export class Table {
           this.socket?.close();
           this.events.onFatal?.(message.code, message.message);
         }
-        if (message.code === "rate_limited" && this.retry(message.id)) break;
+        if (message.code in RETRIES && this.retry(message.id, message.code)) break;
         this.answer(message);
         break;
       default:
@@ -159,15 +165,22 @@ export class Table {
       this.pending.delete(message.id);
       waiting.resolve(message);
     }
+    if (this.saving.delete(message.id) && this.saving.size === 0 && this.ready) this.events.onStatus?.("online");
   }
 
-  // A message the server refused for coming too fast goes again, with its id, a little later.
-  retry(id) {
+  // A message the server refused for now (too fast, a clash with another change, its database
+  // away) goes again, with its id, a little later: it is made at most once, whenever it goes.
+  // While the database is away the status says the moves are waiting to be saved.
+  retry(id, code) {
     const waiting = id && this.pending.get(id);
-    if (!waiting || (waiting.retries = (waiting.retries || 0) + 1) > 3) return false;
+    if (!waiting || (waiting.retries = (waiting.retries || 0) + 1) > RETRIES[code]) return false;
+    if (code === "store_failed") {
+      this.saving.add(id);
+      this.events.onStatus?.("saving");
+    }
     setTimeout(() => {
       if (this.pending.get(id) === waiting && this.ready) this.socket?.send(JSON.stringify(waiting.message));
-    }, 1000 * waiting.retries);
+    }, Math.min(5000, 1000 * waiting.retries));
     return true;
   }
 
