@@ -45,7 +45,7 @@ PARTS: dict[str, set[str]] = {
     "autoplay": {"room"},
     "seats": {"rooms", "room", "entries", "errors", "room_settings", "protocol"},
     "sweep": {"rooms", "autoplay"},
-    "cluster": {"rooms"},
+    "cluster": {"rooms", "errors"},
     "responses": {"errors"},
     "pictures": {"responses", "rooms", "seats"},
     "deck_sharing": {"pictures"},

@@ -130,6 +130,21 @@ def pair(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFac
         made.close()
 
 
+@pytest.fixture(scope="module")
+def pair_without_owners(
+    postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Deployment]:
+    """Two processes that each make their clients' changes themselves (``--room-owners no``):
+    their appends collide, and the store settles it."""
+    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair-without-owners"))
+    try:
+        made.spawn("--room-owners", "no")
+        made.spawn("--room-owners", "no")
+        yield made
+    finally:
+        made.close()
+
+
 def replay(code: str, entries: list[AnyEntry]) -> Room:
     room = Room(code)
     for entry in entries:
@@ -524,9 +539,14 @@ async def converged(watchers: list[Client], seq: int) -> dict[str, Any]:
     return rooms[0]
 
 
-async def test_conflicting_messages_through_both_processes_are_never_applied_twice(pair: Deployment) -> None:
+@pytest.mark.parametrize("owners", [True, False], ids=["owners", "without-owners"])
+async def test_conflicting_messages_through_both_processes_are_never_applied_twice(
+    request: pytest.FixtureRequest, owners: bool
+) -> None:
+    pair: Deployment = request.getfixturevalue("pair" if owners else "pair_without_owners")
     a, b = pair.processes
-    conflicts = [(await process.metrics())["fabula_store_conflicts_total"] for process in (a, b)]
+    before = [await process.metrics() for process in (a, b)]
+    conflicts = [metrics["fabula_store_conflicts_total"] for metrics in before]
     code, seats, through_a = await seat([a.url], 3, mode="odyssey", options={"storyteller_cycles": 1})
     through_b = [Client(b.url, code, token) for _, token in seats]
     watchers = [Client(a.url, code, None), Client(b.url, code, None)]
@@ -592,8 +612,21 @@ async def test_conflicting_messages_through_both_processes_are_never_applied_twi
         assert (seen["status"], seen["host"], seen["games_started"]) == ("over", replayed["host"], 1)
     now = [(await process.metrics())["fabula_store_conflicts_total"] for process in (a, b)]
     collided = sum(now) - sum(conflicts)
-    assert collided >= 1, "the two processes really did write at the same seq (and one tried again)"
-    print(f"\n{step} moves each sent twice at once, {len(acked)} acknowledged, {collided:g} store conflicts")
+    after = [await process.metrics() for process in (a, b)]
+    sent = sum(
+        later["fabula_sent_to_owner_total"] - then["fabula_sent_to_owner_total"]
+        for then, later in zip(before, after, strict=True)
+    )
+    if owners:  # one process made every change: the other sent its clients' to it
+        assert sent >= step, "every change through the other process went to the room's owner"
+        assert collided == 0, "an owner's appends never collide"
+    else:
+        assert sent == 0
+        assert collided >= 1, "the two processes really did write at the same seq (and one tried again)"
+    print(
+        f"\n{step} moves each sent twice at once, {len(acked)} acknowledged, {collided:g} store conflicts, "
+        f"{sent:g} sent to the owner"
+    )
     for client in [*through_a, *through_b, *watchers]:
         await client.close()
 

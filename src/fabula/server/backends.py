@@ -23,6 +23,7 @@ import asyncpg
 from redis.exceptions import RedisError
 
 from fabula.store import Bus, EventStore, Lease, LocalBus, PostgresStore, RedisBus, RedisPresence, SqliteStore
+from fabula.store.owners import RoomOwners
 from fabula.store.pictures import PictureStore, SqlitePictures
 
 from .config import Config, redacted
@@ -40,6 +41,8 @@ class Backends:
     presence: RedisPresence | None = None
     #: the rooms' own pictures (set by `open_backends`; a test may leave it out)
     pictures: PictureStore | None = None
+    #: which process makes each room's entries; None with one process (or --no-room-owners)
+    owners: RoomOwners | None = None
 
     @property
     def shared(self) -> bool:
@@ -53,6 +56,8 @@ class Backends:
 
     async def close(self) -> None:
         # presence first: it withdraws this process's players while Redis is still there
+        if self.owners is not None:
+            await self.owners.close()
         if self.presence is not None:
             await self.presence.close()
         if self.lease is not None:
@@ -96,4 +101,5 @@ async def open_backends(config: Config) -> Backends:
             await store.close()
         raise RuntimeError(f"cannot use Redis at {redacted(config.redis)}: {error}") from error
     # the pictures beside the rooms: every process reaches them, no shared file system needed
-    return Backends(store, bus, bus.lease(), presence, store.pictures())
+    owners = RoomOwners(bus.redis, config.namespace) if config.room_owners else None
+    return Backends(store, bus, bus.lease(), presence, store.pictures(), owners)

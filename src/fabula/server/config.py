@@ -43,6 +43,14 @@ class Config:
             "deployment uses the same (lower-case letters, digits, _)"
         },
     )
+    room_owners: bool = field(
+        default=True,
+        metadata={
+            "help": "with --redis: one process at a time makes each room's entries (its owner) and the others "
+            "send their clients' changes to it, so that they never collide; off: each makes them itself and "
+            "the database settles collisions (slower when a room's players are spread over processes)"
+        },
+    )
     durability: str = field(
         default="process",
         metadata={

@@ -26,6 +26,21 @@ class Metrics:
         self.followed = Counter(
             "fabula_entries_followed", "Entries another process stored, applied here from the store", registry=registry
         )
+        self.sent_to_owner = Counter(
+            "fabula_sent_to_owner",
+            "Client changes sent to the process that owns their room, and answered by it",
+            registry=registry,
+        )
+        self.made_for_others = Counter(
+            "fabula_made_for_others",
+            "Changes made here, as their room's owner, for another process's clients",
+            registry=registry,
+        )
+        self.owner_unreachable = Counter(
+            "fabula_owner_unreachable",
+            "Client changes made here because their room's owner could not be asked (gone, Redis away, too slow)",
+            registry=registry,
+        )
         self.scheduled_elsewhere = Counter(
             "fabula_scheduled_elsewhere",
             "Due timer, bot or hand-off entries left to another process that held the lease",

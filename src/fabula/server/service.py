@@ -24,8 +24,10 @@ import msgspec
 
 from fabula.cards.library import OWN_DECK, DeckLibrary
 from fabula.cards.model import Card
-from fabula.errors import ErrorCode
+from fabula.errors import CommonCode, ErrorCode
 from fabula.rules import RulesError
+from fabula.rules.errors import RuleCode
+from fabula.store.owners import Answer, Ask
 from fabula.story import Album
 
 from . import commands
@@ -46,6 +48,12 @@ from .seats import Seats, token_hash
 from .sweep import Sweeper
 
 log = logging.getLogger("fabula.server")
+
+INTERNAL_TEXT = "The server failed on that message; it was not applied."
+#: a refusal's code as the owner of a room sends it back, to the code this process refuses with
+ERROR_CODES: dict[str, ErrorCode] = {
+    code.value: code for codes in (RuleCode, RoomCode, p.ProtocolCode, CommonCode) for code in codes
+}
 
 
 class Chronicle:
@@ -120,6 +128,9 @@ class RoomService:
         self.autoplay.store = backends.store
         self.autoplay.own_cards = self.own_cards
         await self.autoplay.recall()  # before the rooms: a finished game kept already is not learned twice
+        if backends.owners is not None:
+            backends.owners.holds = self.rooms.held.__contains__
+            await backends.owners.start(self._asked)
         if backends.presence is not None:
             self.cluster = Cluster(self.rooms, backends.presence, self.config, clock, backends.lease)
             self.rooms.load_missing = self._load
@@ -236,12 +247,7 @@ class RoomService:
             self._refuse(connection, message_id, refused.code, refused.message)
         except Exception:  # a bug of ours: answer, log it, and keep the connection and the room
             log.exception("message failed", extra={"room": connection.code, "member": connection.member})
-            self._refuse(
-                connection,
-                message_id,
-                p.ProtocolCode.INTERNAL,
-                "The server failed on that message; it was not applied.",
-            )
+            self._refuse(connection, message_id, p.ProtocolCode.INTERNAL, INTERNAL_TEXT)
         else:
             if isinstance(message, p.Act):
                 self.metrics.actions.inc()
@@ -281,13 +287,57 @@ class RoomService:
         if isinstance(message, p.Say) and not connection.chat_bucket.take():
             raise RoomError(RoomCode.CHAT_RATE_LIMITED, "That is a lot of chat; wait a moment.")
         assert isinstance(message, (*commands.COMMANDS, p.Rematch))
+        seq = await self._make(live, member, message)
+        connection.send(p.Ack(message.id, seq))
+
+    async def _make(self, live: LiveRoom, member: int, message: p.AnyClientMessage) -> int:
+        """The entry ``message`` of ``member`` asks for, made and stored; its seq. By the room's
+        owner if another process owns it (see `fabula.store.owners`), else here."""
+        owners = None if self.backends is None else self.backends.owners
+        if owners is not None:
+            owner = await owners.owner(live.room.code)
+            if owner is not None and owner != owners.me:
+                answer = await owners.ask(owner, live.room.code, member, msgspec.json.encode(message))
+                if answer is None:
+                    self.metrics.owner_unreachable.inc()
+                else:
+                    self.metrics.sent_to_owner.inc()
+                    if answer.error is not None:
+                        raise RulesError(ERROR_CODES.get(answer.error, p.ProtocolCode.INTERNAL), answer.text)
+                    assert answer.seq is not None
+                    if live.room.seq <= answer.seq:
+                        # the client's next look at the room must show its own change
+                        await self.rooms.catch_up(live)
+                    return answer.seq
+                # the owner cannot be asked (gone, Redis away, no answer): made here, the store decides
+        return await self._make_here(live, member, message)
+
+    async def _make_here(self, live: LiveRoom, member: int, message: p.AnyClientMessage) -> int:
+        assert isinstance(message, (*commands.COMMANDS, p.Rematch))
+        room = live.room
         own: tuple[Card, ...] = ()
         if isinstance(message, p.ChangeSettings | p.Start | p.Rematch):  # (not on a move's path)
             dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
             own = await self.own_cards(room.code) if OWN_DECK in dealt else ()
         context = commands.Context(member, self.clock(), self.library, lambda: self.rng.getrandbits(63), own)
-        seq = await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
-        connection.send(p.Ack(message.id, seq))
+        return await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
+
+    async def _asked(self, ask: Ask) -> Answer:
+        """A change another process's client asked for, in a room this process owns."""
+        try:
+            live = await self.rooms.find(ask.code)
+            message = p.decode_client(ask.message)
+            if not isinstance(message, (*commands.COMMANDS, p.Rematch)):
+                raise p.BadMessage(CommonCode.MALFORMED, "That message does not change a room.")
+            done = await self.rooms.made_before(live, (ask.member, message.id))
+            seq = done if done is not None else await self._make_here(live, ask.member, message)
+            self.metrics.made_for_others.inc()
+        except (RulesError, p.BadMessage) as refused:
+            return Answer(ask.request, error=refused.code, text=refused.message)
+        except Exception:
+            log.exception("asked change failed", extra={"room": ask.code, "member": ask.member})
+            return Answer(ask.request, error=p.ProtocolCode.INTERNAL, text=INTERNAL_TEXT)
+        return Answer(ask.request, seq=seq)
 
     async def own_cards(self, code: str) -> tuple[Card, ...]:
         """Room ``code``'s own pictures as cards, their captions as descriptions (what bots read)."""
