@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -36,6 +37,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
 CODE_LENGTH = 5
 #: How often a request is tried on a room that other processes keep changing under it.
 COMMIT_ATTEMPTS = 5
+#: How many of its newest entries a room keeps as stored (`LiveRoom.stored_here`).
+STORED_HERE = 64
 
 
 @dataclass(eq=False)
@@ -58,6 +61,9 @@ class LiveRoom:
     #: set when memory may hold entries from this seq on that the store does not (an append
     #: failed and the store could not be read either): the room goes back to the store first
     stale_since: int | None = None
+    #: the newest entries this process stored, as stored (seq, bytes): what an owner sends back
+    #: to the process that asked for one, which applies it without reading the store
+    stored_here: deque[StoredEntry] = field(default_factory=lambda: deque(maxlen=STORED_HERE))
 
 
 @dataclass(eq=False, slots=True)
@@ -284,8 +290,9 @@ class Rooms:
                 made.append((request, entry))
         if not made:
             return
+        encoded = [encode(entry) for _, entry in made]
         try:
-            await self.store.append_many(room.code, first, [encode(entry) for _, entry in made], made[-1][1].at)
+            await self.store.append_many(room.code, first, encoded, made[-1][1].at)
         except SeqTaken:
             self.metrics.conflicts.inc()
             try:
@@ -312,6 +319,7 @@ class Rooms:
             await self._back_to_the_store(live, first)
             return
         self.bus.publish(room.code, first + len(made) - 1)
+        live.stored_here.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
         for seq, (request, entry) in enumerate(made, first):
             request.done.set_result(seq)
             try:
@@ -335,8 +343,9 @@ class Rooms:
                     return done
             seq = room.seq
             entry = room.apply(entry)
+            data = encode(entry)
             try:
-                await self.store.append(room.code, seq, encode(entry), entry.at)
+                await self.store.append(room.code, seq, data, entry.at)
             except SeqTaken:
                 self.metrics.conflicts.inc()
                 try:
@@ -355,6 +364,7 @@ class Rooms:
                 await self._back_to_the_store(live, seq)
                 raise store_failed() from None
             self.bus.publish(room.code, seq)
+            live.stored_here.append(StoredEntry(seq, data))
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
             return seq
@@ -376,6 +386,28 @@ class Rooms:
         live.room = replayed
         self.apply_stored(live, stored[since:], announce=False)
         self._refreshed(live)
+
+    def stored_entry(self, live: LiveRoom, seq: int) -> StoredEntry | None:
+        """Entry ``seq`` of ``live``'s room as this process stored it, if it is one of the newest."""
+        for item in reversed(live.stored_here):
+            if item.seq == seq:
+                return item
+            if item.seq < seq:
+                break
+        return None
+
+    async def caught_up_to(self, live: LiveRoom, item: StoredEntry | None, seq: int) -> None:
+        """Make sure ``live`` has its entries up to ``seq``: apply ``item`` (entry ``seq``, as
+        another process stored it) if it is the next one, else read what is missing from the store."""
+        if live.room.seq > seq:
+            return
+        async with live.lock:
+            if live.room.seq > seq:
+                return
+            if item is not None and item.seq == live.room.seq == seq and live.stale_since is None:
+                self.apply_stored(live, [item])
+            else:
+                await self._catch_up_locked(live)
 
     async def catch_up(self, live: LiveRoom) -> bool:
         """Apply what other processes appended to ``live``'s room since its seq and tell this

@@ -27,6 +27,7 @@ from fabula.cards.model import Card
 from fabula.errors import CommonCode, ErrorCode
 from fabula.rules import RulesError
 from fabula.rules.errors import RuleCode
+from fabula.store import StoredEntry
 from fabula.store.owners import Answer, Ask
 from fabula.story import Album
 
@@ -305,9 +306,9 @@ class RoomService:
                     if answer.error is not None:
                         raise RulesError(ERROR_CODES.get(answer.error, p.ProtocolCode.INTERNAL), answer.text)
                     assert answer.seq is not None
-                    if live.room.seq <= answer.seq:
-                        # the client's next look at the room must show its own change
-                        await self.rooms.catch_up(live)
+                    # the client's next look at the room must show its own change
+                    entry = None if answer.entry is None else StoredEntry(answer.seq, answer.entry)
+                    await self.rooms.caught_up_to(live, entry, answer.seq)
                     return answer.seq
                 # the owner cannot be asked (gone, Redis away, no answer): made here, the store decides
         return await self._make_here(live, member, message)
@@ -337,7 +338,8 @@ class RoomService:
         except Exception:
             log.exception("asked change failed", extra={"room": ask.code, "member": ask.member})
             return Answer(ask.request, error=p.ProtocolCode.INTERNAL, text=INTERNAL_TEXT)
-        return Answer(ask.request, seq=seq)
+        stored = self.rooms.stored_entry(live, seq)
+        return Answer(ask.request, seq=seq, entry=None if stored is None else stored.data)
 
     async def own_cards(self, code: str) -> tuple[Card, ...]:
         """Room ``code``'s own pictures as cards, their captions as descriptions (what bots read)."""

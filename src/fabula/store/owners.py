@@ -71,10 +71,12 @@ class Ask(msgspec.Struct, frozen=True, tag="ask"):
 
 
 class Answer(msgspec.Struct, frozen=True, tag="answer"):
-    """The owner's answer: the entry's ``seq``, or a refusal's ``error`` code and words."""
+    """The owner's answer: the entry's ``seq`` (and the ``entry`` as stored, when the owner
+    still has it at hand), or a refusal's ``error`` code and words."""
 
     request: int
     seq: int | None = None
+    entry: bytes | None = None
     error: str | None = None
     text: str = ""
 
