@@ -20,7 +20,9 @@ from fabula.server.entries import Acted, AnyEntry, decode
 from fabula.store import PostgresStore
 
 from ..server.harness import LiveServer, live_server
-from ..services import PrivatePostgres, run_aside
+from ..services import PrivatePostgres, private_postgres, run_aside
+
+__all__ = ["private_postgres"]  # a fixture, used by name
 from .conftest import Players
 from .ui import add_bots, create_room_by_api, enabled_hand_cards, open_seat, socket_of, start_game
 
@@ -30,26 +32,16 @@ SAVING = re.compile(r"\bsaving\b")
 
 
 @pytest.fixture
-def postgres() -> Iterator[PrivatePostgres]:
-    server = PrivatePostgres()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.remove()
-
-
-@pytest.fixture
-def on_postgres(postgres: PrivatePostgres, tmp_path: Path) -> Iterator[LiveServer]:
+def on_postgres(private_postgres: PrivatePostgres, tmp_path: Path) -> Iterator[LiveServer]:
     with live_server(
-        tmp_path / "data", database=postgres.url, bot_delay_seconds=0.05, max_rooms_per_address=1000
+        tmp_path / "data", database=private_postgres.url, bot_delay_seconds=0.05, max_rooms_per_address=1000
     ) as running:
         yield running
 
 
 @pytest.mark.parametrize(("language", "saving"), [("en", "saving…"), ("zh-Hant", "儲存中…"), ("zh-Hans", "保存中…")])
 def test_a_clue_given_while_the_database_is_away_is_saved_by_itself_once_it_is_back(
-    players: Players, postgres: PrivatePostgres, on_postgres: LiveServer, language: str, saving: str
+    players: Players, private_postgres: PrivatePostgres, on_postgres: LiveServer, language: str, saving: str
 ) -> None:
     players.base = on_postgres.url
     seat = create_room_by_api(on_postgres.url, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 1})
@@ -71,7 +63,7 @@ def test_a_clue_given_while_the_database_is_away_is_saved_by_itself_once_it_is_b
             acks.append(message)
 
     socket_of(phone).on("framereceived", note)
-    postgres.stop()
+    private_postgres.stop()
     enabled_hand_cards(phone).first.click()
     clue.fill("While the lights were out")
     phone.locator("form.action-bar button[type=submit]").click()
@@ -87,7 +79,7 @@ def test_a_clue_given_while_the_database_is_away_is_saved_by_itself_once_it_is_b
     if double_tapped.count() and double_tapped.is_enabled():
         double_tapped.click()  # a second tap while it waits: still one clue
 
-    postgres.start()
+    private_postgres.start()
     expect(connection).not_to_have_class(SAVING, timeout=20_000)
     expect(connection).to_have_class(re.compile(r"\bonline\b"))
     # the bots play on once the clue is in, and the round is revealed: nobody tapped again
@@ -98,7 +90,7 @@ def test_a_clue_given_while_the_database_is_away_is_saved_by_itself_once_it_is_b
     expect(phone.locator(".overlay")).to_contain_text("While the lights were out")
     tells = [
         entry.action["clue"]
-        for entry in stored(postgres.url, seat["code"])
+        for entry in stored(private_postgres.url, seat["code"])
         if isinstance(entry, Acted) and entry.member == seat["member"] and entry.action["type"] == "tell"
     ]
     assert tells == ["While the lights were out"], "told once"

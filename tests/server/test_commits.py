@@ -38,12 +38,7 @@ class SlowStore(SqliteStore):
 
 async def a_room(tmp_path: Path) -> tuple[Rooms, LiveRoom, SlowStore]:
     store = SlowStore(tmp_path / "rooms.sqlite3")
-    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
-    await store.create_room("ABCDE", at=0.0)
-    live = LiveRoom(Room("ABCDE"))
-    rooms.hold(live)
-    await rooms.commit(live, Created(at=0.0, settings=RoomSettings(mode="odyssey")))
-    await rooms.commit(live, Joined(at=1.0, member=0, name="Ada", colour=COLOURS[0], token_hash="h0"))
+    rooms, live = await a_room_on(store)
     store.appends.clear()
     return rooms, live, store
 

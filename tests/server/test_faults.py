@@ -26,11 +26,11 @@ from typing import Any, cast
 
 import pytest
 
-from ..services import PrivatePostgres, PrivateRedis, postgres_url, redis_url
-from .test_crash import Player, ServerProcess, matches
-from .test_scaleout import Deployment, Route, client_ids, raise_failures, replay, seat
+from ..services import PrivatePostgres, PrivateRedis, postgres_url, private_postgres, redis_url
+from .test_crash import Player, ServerProcess
+from .test_scaleout import Deployment, Route, ack_problems, raise_failures, replay, seat
 
-__all__ = ["postgres_url", "redis_url"]  # fixtures, used by name
+__all__ = ["postgres_url", "private_postgres", "redis_url"]  # fixtures, used by name
 
 pytestmark = pytest.mark.anyio
 
@@ -52,16 +52,6 @@ class Witness(Player):
         kind = "ack" if message["type"] == "ack" else str(message["code"])
         self.answers.append((self._now(), str(message["id"]), kind, str(message.get("message", ""))))
         super()._answer(message)
-
-
-@pytest.fixture
-def private_postgres() -> Iterator[PrivatePostgres]:
-    server = PrivatePostgres()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.remove()
 
 
 @pytest.fixture
@@ -112,24 +102,6 @@ async def stop(players: list[Witness], tasks: list[asyncio.Task[None]]) -> None:
     await asyncio.wait(tasks, timeout=10)
 
 
-def problems_with_the_log(entries: list[Any], players: list[Witness]) -> list[str]:
-    """Every acknowledged message is in the log once, at its seq, as sent; nothing else of theirs."""
-    problems = [f"{key} is in the log {count} times" for key, count in client_ids(entries).items() if count > 1]
-    for player in players:
-        for mid, seq in player.acks.items():
-            entry = entries[seq] if seq < len(entries) else None
-            if entry is None or (entry.by, entry.client_id) != (player.member, mid):
-                problems.append(f"{player.name}'s {mid} {player.sent[mid]} acknowledged at {seq}: found {entry}")
-            elif not matches(entry, player.member, player.sent[mid]):
-                problems.append(f"{player.name}'s {mid} {player.sent[mid]} is stored as {entry}")
-        stored = {entry.client_id for entry in entries if entry.by == player.member and entry.client_id in player.sent}
-        if stored != set(player.acks):
-            problems.append(f"{player.name}: stored {sorted(stored)} ≠ acknowledged {sorted(player.acks)}")
-        if player.pending:
-            problems.append(f"{player.name} never had an answer to {sorted(player.pending)}")
-    return problems
-
-
 def the_game_ended_as_logged(code: str, entries: list[Any], players: list[Witness]) -> None:
     room = replay(code, entries)
     assert room.game is not None
@@ -166,7 +138,7 @@ async def test_redis_restarted_mid_game_play_goes_on_and_nothing_is_lost(
     finally:
         deployment.close()
 
-    problems = problems_with_the_log(entries, players)
+    problems = ack_problems(entries, players)
     assert not problems, "\n".join(problems)
     the_game_ended_as_logged(players[0].code, entries, players)
     while_down = [at for player in players for at, _, kind, _ in player.answers if kind == "ack" and down < at < up]
@@ -215,7 +187,7 @@ async def test_postgresql_restarted_mid_game_refuses_moves_while_down_and_play_r
     assert {code for code, _ in refusals} == {"store_failed"}, refusals
     assert all(words.strip() for _, words in refusals), "each refusal says why in words"
     assert all(at < down + IN_FLIGHT_SECONDS for at in acked), "nothing is acknowledged while the store is down"
-    problems = problems_with_the_log(entries, players)
+    problems = ack_problems(entries, players)
     assert not problems, "\n".join(problems)
     the_game_ended_as_logged(players[0].code, entries, players)
     resumed = first_ack_after(players, up) - up

@@ -40,7 +40,7 @@ import statistics
 import time
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -304,7 +304,7 @@ class Kill:
     restarted: float | None = None
 
 
-def ack_problems(entries: list[AnyEntry], players: list[TimedPlayer]) -> list[str]:
+def ack_problems(entries: list[AnyEntry], players: Sequence[Player]) -> list[str]:
     """What is wrong with a room's log ``entries`` given what its ``players`` were told: every ack
     must name an entry of theirs, with the content sent; every stored message of theirs must have
     been acknowledged (none refused); none may be without an answer; none may be stored twice."""

@@ -123,7 +123,8 @@ class LocalLease:
         return
 
 
-_RELEASE = """
+#: delete KEYS[1] if it still holds ARGV[1] (a holder gives up only what is its own)
+CLEAR_IF_HOLDER = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
     return redis.call('DEL', KEYS[1])
 end
@@ -147,7 +148,7 @@ class RedisLease:
         self.namespace = namespace
         self.holder = secrets.token_hex(16)
         self._owns_client = owns_client
-        self._release = redis.register_script(_RELEASE)
+        self._release = redis.register_script(CLEAR_IF_HOLDER)
         self._renew = redis.register_script(_RENEW)
 
     @classmethod

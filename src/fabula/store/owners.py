@@ -32,6 +32,8 @@ import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from .lease import CLEAR_IF_HOLDER
+
 log = logging.getLogger("fabula.store")
 
 #: How long an owner's key lives unless renewed (a renewal comes every third of it).
@@ -40,13 +42,6 @@ OWNER_SECONDS = 6.0
 KNOWN_SECONDS = 1.0
 #: How long a request waits for the owner's answer before the process makes it itself.
 ASK_SECONDS = 5.0
-
-_CLEAR_IF = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-    return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
 
 _RENEW = """
 local renewed = 0
@@ -99,7 +94,7 @@ class RoomOwners:
         self._known: dict[str, tuple[str, float]] = {}  # code → (owner, read at)
         self._answers: dict[int, asyncio.Future[Answer]] = {}
         self._requests = itertools.count()
-        self._clear_if = redis.register_script(_CLEAR_IF)
+        self._clear_if = redis.register_script(CLEAR_IF_HOLDER)
         self._renew = redis.register_script(_RENEW)
         self._handle: Callable[[Ask], Awaitable[Answer]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -160,8 +155,6 @@ class RoomOwners:
         if found is None:  # it expired in between: take it next time
             return None
         owner = found.decode() if isinstance(found, bytes) else str(found)
-        if owner == self.me:  # (renewed by an earlier run of this process? not possible: a new id)
-            self.owned.add(code)
         self._known[code] = (owner, self.clock())
         return owner
 
