@@ -107,8 +107,10 @@ class ActionSpace:
     votes: tuple[tuple[int, ...], ...]
     _play_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
     _vote_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
-    #: `mask`'s vector of each set of legal ids met so far (a game meets few: copied, not built)
+    #: `mask`'s vector of each set of legal ids met so far (a game meets few: kept, not built)
     _masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = field(default_factory=dict, repr=False, compare=False)
+    #: the play (and offer) ids of each hand size met so far
+    _plays_kept: dict[tuple[int, bool], tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -242,55 +244,66 @@ class ActionSpace:
 
     def legal_ids(self, game: Game, seat: int) -> list[int]:
         """The ids ``seat`` may play now, ascending (see the module docstring for the rule)."""
+        return list(self._legal(game, seat))
+
+    def _legal(self, game: Game, seat: int) -> tuple[int, ...]:
         if seat not in game.awaiting:
-            return []
+            return ()
         phase = game.phase
-        if phase is Phase.CLUE:
-            if self.blind:
-                return list(self.blind)
-            return list(self.tell[: len(game.hand(seat)) * self._k])
-        ids: list[int] = []
-        if phase is Phase.PLAY:
-            # What `Game.legal_actions` lists for an awaited player — a play for each card (each
-            # pair at 3 seats), an offer of each card — read off the hand's length.
-            held = len(game.hand(seat))
-            ids = list(self._plays_of(held))
-            if game.proposal(seat) is None and seat in self.rules.proposers[game.storyteller]:
-                ids.extend(self.propose[:held])
-            return ids
         if phase is Phase.VOTE:
             # What `Game.legal_actions` lists, read off the mode's answers (`Ruleset.may_vote`,
             # `second_tokens`, `red_slots`) as it reads them: a voter's votes, the party
             # storyteller's red token.
             rules, owners = self.rules, game.owners
+            ids: list[int] = []
             if game.vote(seat) is None and seat in game.voters:
                 allowed, start = rules.may_vote[seat], self.vote.start
-                ids = [start + i for i, owner in enumerate(owners) if allowed[owner]]
+                ids = [start + i for i, owner in enumerate(owners) if allowed[owner]]  # ascending
                 if rules.tokens == 2:
                     vote_id = self._vote_id
                     ids.extend([vote_id[pair] for pair in rules.second_tokens(rules.votable(seat, owners))])
+                    ids.sort()
             if seat == game.storyteller and rules.mode.red_token and game.red is None:
+                # (the red block follows the votes', and the slots come ascending)
                 ids.extend([self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
-        ids.sort()
-        return ids
+            return tuple(ids)
+        held = len(game.hand(seat))
+        if phase is Phase.PLAY:
+            # What `Game.legal_actions` lists for an awaited player — a play for each card (each
+            # pair at 3 seats), an offer of each card — read off the hand's length.
+            offers = game.proposal(seat) is None and seat in self.rules.proposers[game.storyteller]
+            return self._plays_of(held, offers)
+        if self.blind:  # (the clue phase)
+            return tuple(self.blind)
+        return tuple(self.tell[: held * self._k])
 
-    def _plays_of(self, held: int) -> range | list[int]:
-        """The play ids of a hand of ``held`` cards."""
-        if self.rules.cards_per_player == 1:
-            return self.play[:held]
-        return [id for id, pair in zip(self.play, self.plays, strict=True) if pair[1] < held]
+    def _plays_of(self, held: int, offers: bool) -> tuple[int, ...]:
+        """The play ids of a hand of ``held`` cards, and its offers to the teammate if ``offers``."""
+        known = self._plays_kept.get((held, offers))
+        if known is None:
+            if self.rules.cards_per_player == 1:
+                ids = list(self.play[:held])
+            else:
+                ids = [id for id, pair in zip(self.play, self.plays, strict=True) if pair[1] < held]
+            if offers:
+                ids.extend(self.propose[:held])
+            known = self._plays_kept[held, offers] = tuple(ids)
+        return known
 
     def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
-        """`legal_ids` as a 0/1 ``int8`` vector of length `n` (the caller's own: it may change it)."""
-        ids = tuple(self.legal_ids(game, seat))
+        """`legal_ids` as a 0/1 ``int8`` vector of length `n`, read-only: one array stands for
+        each set of legal ids (copy it to change it)."""
+        ids = self._legal(game, seat)
         masks = self._masks
         found = masks.get(ids)
         if found is None:
             if len(masks) >= _MASKS_KEPT:  # (a vocabulary of thousands of clues could fill memory)
                 masks.clear()
-            found = masks[ids] = np.zeros(self.n, dtype=np.int8)
+            found = np.zeros(self.n, dtype=np.int8)
             found[list(ids)] = 1
-        return found.copy()
+            found.flags.writeable = False
+            masks[ids] = found
+        return found
 
     # ---------------------------------------------------------------- reading
 

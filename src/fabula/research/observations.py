@@ -33,6 +33,7 @@ import msgspec
 from fabula.cards.model import Card, Deck
 from fabula.cards.original import original_deck
 from fabula.rules import Game
+from fabula.rules.results import RoundResult
 from fabula.rules.views import SeatView, ViewEncoder
 
 __all__ = ["CARDS_MAX", "JSON_CHARSET", "VIEW_MAX", "CardTexts", "DeckLike", "SeatObserver", "seat_texts", "view_json"]
@@ -84,32 +85,31 @@ class SeatObserver:
     move of games of every mode).
     """
 
-    __slots__ = ("_encoder", "_public", "_shared", "_shared_ids", "texts")
+    __slots__ = ("_encoder", "_last", "_shared", "_shared_ids", "_table", "texts")
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
         self._encoder = ViewEncoder()
-        self._public: SeatView | None = None
-        # the texts of the cards every seat's view names in this phase (the table, the last table)
+        # the cards every seat's view names now (the table, the last table), and their texts
+        self._table: tuple[str, ...] = ()
+        self._last: RoundResult | None = None
         self._shared_ids: dict[str, None] = {}
         self._shared = ""
 
     def __call__(self, game: Game, seat: int) -> tuple[str, str]:
-        encoder = self._encoder
-        raw, own = encoder.encode(game, seat)
-        public = encoder.public(game)
-        if public is not self._public:  # a new phase
-            self._public = public
-            last_table = () if game.last_result is None else game.last_result.table
-            shared = dict.fromkeys([*game.table, *last_table])
-            self._shared_ids, self._shared = shared, self.texts.entries(shared)
-        hand = own["hand"]
+        raw, own = self._encoder.encode(game, seat)
+        table, last = game.table, game.last_result
+        if table is not self._table or last is not self._last:  # (each is one value for a phase)
+            self._table, self._last = table, last
+            named = dict.fromkeys([*table, *(() if last is None else last.table)])
+            self._shared_ids, self._shared = named, self.texts.entries(named)
+        hand, shared = own["hand"], self._shared
         if not hand:
-            cards = "{" + self._shared + "}"
+            cards = "".join(("{", shared, "}"))
         elif self._shared_ids.keys().isdisjoint(hand):
-            cards = "{" + self.texts.entries(hand) + ("," + self._shared if self._shared else "") + "}"
+            cards = "".join(("{", self.texts.entries(hand), "," if shared else "", shared, "}"))
         else:  # a card of the last table drawn again after a reshuffle: named once
-            cards = "{" + self.texts.entries(dict.fromkeys([*hand, *self._shared_ids])) + "}"
+            cards = "".join(("{", self.texts.entries(dict.fromkeys([*hand, *self._shared_ids])), "}"))
         return _ascii(raw), cards
 
 

@@ -113,14 +113,22 @@ class Table:
     def check(self, seat: int, move: Any) -> Action:
         """The engine action of ``seat``'s move, or the refusal `apply` would raise (a clue is
         checked as the engine will check it, so that a parallel step can refuse before any move)."""
-        id, clue = self.split(move)
-        mask = self.observe(seat)["action_mask"]
+        if type(move) is int:  # (the common case, first)
+            id, clue = move, None
+        else:
+            id, clue = self.split(move)
+        game = self.game
+        found = self._observed[seat]
+        if found is not None and found[0] == len(game.log):
+            mask = found[1]["action_mask"]  # the mask the seat was shown in this state
+        else:
+            mask = self.space.mask(game, seat)
         if not 0 <= id < len(mask) or not mask[id]:
             raise ActionNotAvailable(
                 f"Move {id} ({self._name(id)}) is not available to seat_{seat} now; "
                 f"its mask allows {np.flatnonzero(mask).tolist()}."
             )
-        action = self.space.decode(self.game, seat, id, clue)
+        action = self.space.decode(game, seat, id, clue)
         if type(action) is Tell or type(action) is BlindClue:
             clean_clue(action.clue)
         return action

@@ -126,39 +126,60 @@ def seat_views(game: GameState, seats: Iterable[int | None]) -> dict[int | None,
     return {seat: _personal(game, public, seat) for seat in seats}
 
 
+def _settings(game: GameState) -> dict[str, Any]:
+    """The public fields that keep their value the whole game."""
+    rules = game.rules
+    return {
+        "mode": rules.mode.name,
+        "seats": rules.seats,
+        "options": rules.options_json,
+        "teams": None if rules.teams is None else [list(pair) for pair in rules.teams],
+        "tokens": rules.tokens,
+    }
+
+
+def _phase_part(game: GameState) -> dict[str, Any]:
+    """The public fields that keep their value for a phase (in party, until the red token is
+    down), but the last round."""
+    part = {
+        "round": game.round,
+        "phase": game.phase.value,
+        "storyteller": game.storyteller,
+        "clue": game.clue,
+        "voters": list(game.voters),
+        "scores": list(game.scores),
+        "draw_pile": game.draw_pile_size,
+        "discard_pile": game.discard_size,
+        "outcome": game.outcome,
+    }
+    if game.rules.mode.red_token:
+        part["red_token_placed"] = game.red is not None
+    return part
+
+
+def _public_table(game: GameState) -> list[TableSlot]:
+    return [TableSlot(i + 1, card, False) for i, card in enumerate(game.table)]
+
+
 def _public(game: GameState) -> SeatView:
     """The spectator's view: everything public, and every seat's own part empty."""
     rules = game.rules
-    party, teams = rules.mode.red_token, rules.team_of is not None
     return SeatView(
-        mode=rules.mode.name,
-        seats=rules.seats,
-        seat=None,
-        options=rules.options_json,
-        teams=None if rules.teams is None else [list(pair) for pair in rules.teams],
-        round=game.round,
-        phase=game.phase.value,
-        storyteller=game.storyteller,
+        **_settings(game),
+        **_phase_part(game),
+        last_round=game.last_result,
         awaiting=list(game.awaiting),
         acted=list(game.acted),
-        clue=game.clue,
+        table=_public_table(game),
+        seat=None,
         hand=None,
         hand_hidden=False,
         cards_to_play=0,
-        tokens=rules.tokens,
         my_cards=[],
-        table=[TableSlot(i + 1, card, False) for i, card in enumerate(game.table)],
-        voters=list(game.voters),
         my_vote=[],
-        scores=list(game.scores),
-        draw_pile=game.draw_pile_size,
-        discard_pile=game.discard_size,
-        last_round=game.last_result,
-        outcome=game.outcome,
-        red_token_placed=(game.red is not None) if party else UNSET,
-        my_red=None if party else UNSET,
-        my_proposal=None if teams else UNSET,
-        teammate_proposed=False if teams else UNSET,
+        my_red=None if rules.mode.red_token else UNSET,
+        my_proposal=None if rules.team_of is not None else UNSET,
+        teammate_proposed=False if rules.team_of is not None else UNSET,
     )
 
 
@@ -166,46 +187,44 @@ def _personal(game: GameState, public: SeatView, seat: int | None) -> SeatView:
     """``public`` with ``seat``'s own part filled in (a new view; ``public`` is not changed)."""
     if seat is None:
         return msgspec.structs.replace(public)
-    return msgspec.structs.replace(public, **_own_part(game, public, seat))
+    return msgspec.structs.replace(public, **_own_part(game, seat, public.table))
 
 
-def _own_part(game: GameState, public: SeatView, seat: int) -> dict[str, Any]:
+def _own_part(game: GameState, seat: int, public_table: list[TableSlot]) -> dict[str, Any]:
     """The fields of ``seat``'s view that are its own, by name and in the view's order: what it
-    adds to ``public`` (this state's public view), and the only place a seat's secrets enter a
-    view. The ``table`` is there only if the seat has a card on it (else the public one is its)."""
+    adds to the public view (whose table is ``public_table``), and the only place a seat's secrets
+    enter a view. The ``table`` is there only if the seat has a card on it (else the public one
+    is its)."""
     rules = game.rules
     if not (type(seat) is int and 0 <= seat < rules.seats):
         raise ValueError(f"no seat {seat!r}")
-    own: dict[str, Any] = {}
-    owners = game.owners
-    if seat in owners:  # only then does the table differ from the public one (in the seat's own slots)
-        table = own["table"] = list(public.table)  # (frozen slots: the others are shared as they are)
-        for i, owner in enumerate(owners):
-            if owner == seat:
-                table[i] = TableSlot(i + 1, table[i].card, True)
-    phase = game.phase
-    hand_hidden = rules.mode.clue_before_hand and phase is Phase.CLUE and seat == game.storyteller
-    own["seat"] = seat
-    own["hand"] = None if hand_hidden else list(game.hand(seat))
-    own["hand_hidden"] = hand_hidden
-    own["cards_to_play"] = game.cards_to_play(seat) if phase is Phase.PLAY else 0
-    own["my_cards"] = list(game.played(seat) or ())
-    own["my_vote"] = list(game.vote(seat) or ())
-    if rules.mode.red_token:
+    mode, phase = rules.mode, game.phase
+    hand_hidden = phase is Phase.CLUE and mode.clue_before_hand and seat == game.storyteller
+    played, vote = game.played(seat), game.vote(seat)
+    own: dict[str, Any] = {
+        "seat": seat,
+        "hand": None if hand_hidden else list(game.hand(seat)),
+        "hand_hidden": hand_hidden,
+        "cards_to_play": game.cards_to_play(seat) if phase is Phase.PLAY else 0,
+        "my_cards": [] if played is None else list(played),
+        "my_vote": [] if vote is None else list(vote),
+    }
+    if mode.red_token:
         own["my_red"] = game.red if seat == game.storyteller else None
     if rules.team_of is not None:
         own["my_proposal"] = game.proposal(seat)
         own["teammate_proposed"] = game.proposal(rules.teammate(seat)) is not None
+    owners = game.owners
+    if seat in owners:  # only then does the table differ from the public one (in the seat's own slots)
+        table = list(public_table)  # (frozen slots: the others are shared as they are)
+        for i, owner in enumerate(owners):
+            if owner == seat:
+                table[i] = TableSlot(i + 1, table[i].card, True)
+        own = {"table": table, **own}
     return own
 
 
 _encode = msgspec.json.Encoder().encode
-
-#: The fields a view's JSON opens with that keep their value the whole game, then those that
-#: keep it for a phase (`SeatView`'s order).
-_FIELDS = SeatView.__struct_fields__
-_SETTINGS = _FIELDS[: _FIELDS.index("round")]
-_PHASE = _FIELDS[_FIELDS.index("round") : _FIELDS.index("last_round")]
 
 
 class ViewEncoder:
@@ -216,10 +235,11 @@ class ViewEncoder:
     A view's JSON is the object of its fields in `SeatView`'s order (those left `UNSET`
     omitted), and that order is by how long a field keeps its value. Within a phase only the
     public fields after the last round change from move to move — who is awaited, who has acted
-    — and in party whether the red token is down; so the public view is built once a phase
-    (`public`), its head (settings, phase, last round) encoded once, the last round only when
-    it is another, and a seat's view costs those two lists and the seat's own part
-    (`_own_part`: the engine's one place for it).
+    — and in party whether the red token is down; so the head (settings, the phase's fields,
+    the last round) is encoded once a phase from the same parts the view is built of
+    (`_settings`, `_phase_part`: the settings once a game, the last round once a round), and a
+    seat's view costs those two lists and the seat's own part (`_own_part`: the engine's one
+    place for it).
 
     >>> from fabula.rules import Game
     >>> game = Game.new("teams", seats=6, seed=2)
@@ -228,44 +248,40 @@ class ViewEncoder:
     True
     """
 
-    __slots__ = ("_game", "_head", "_key", "_last", "_last_json", "_public", "_settings", "_table")
+    __slots__ = (
+        "_game",
+        "_head",
+        "_last",
+        "_last_json",
+        "_phase",
+        "_red",
+        "_round",
+        "_settings",
+        "_table",
+        "_table_json",
+    )
 
     def __init__(self) -> None:
         self._game: GameState | None = None
-        self._key: tuple[object, ...] = ()
-        self._public: SeatView | None = None
-        self._settings = self._head = self._table = b""
+        self._round, self._phase, self._red = 0, Phase.OVER, False
+        self._settings = self._head = self._table_json = b""
+        self._table: list[TableSlot] = []
         self._last: RoundResult | None = None
         self._last_json = b"null"
 
-    def public(self, game: GameState) -> SeatView:
-        """This state's public view as the encoder keeps it (its ``awaiting`` and ``acted`` those
-        of the phase's first state: read them off ``game``)."""
-        key = (game.round, game.phase, game.red is not None)
-        public = self._public
-        if public is None or game is not self._game or key != self._key:
-            public = self._rebuild(game, key)
-        return public
-
-    def _rebuild(self, game: GameState, key: tuple[object, ...]) -> SeatView:
-        public = _public(game)
+    def _encode_head(self, game: GameState) -> None:
+        """Encode what keeps its value for this phase of ``game``."""
         if game is not self._game:
             self._game = game
-            self._settings = _encode({name: getattr(public, name) for name in _SETTINGS})[:-1]
-        phase = {}
-        for name in _PHASE:
-            value = getattr(public, name)
-            if value is not UNSET:
-                phase[name] = value
-        last = public.last_round
+            self._settings = _encode(_settings(game))[:-1]
+        self._round, self._phase, self._red = game.round, game.phase, game.red is not None
+        last = game.last_result
         if last is not self._last or last is None:
             self._last, self._last_json = last, _encode(last)
-        self._head = b"".join(
-            (self._settings, b",", _encode(phase)[1:-1], b',"last_round":', self._last_json, b',"awaiting":')
-        )
-        self._table = b'"table":' + _encode(public.table) + b","
-        self._key, self._public = key, public
-        return public
+        phase = _encode(_phase_part(game))[1:-1]
+        self._head = b"".join((self._settings, b",", phase, b',"last_round":', self._last_json, b',"awaiting":'))
+        self._table = _public_table(game)
+        self._table_json = b'"table":' + _encode(self._table) + b","
 
     def __call__(self, game: GameState, seat: int) -> bytes:
         """``seat``'s view of ``game`` as it is now, as JSON bytes."""
@@ -274,10 +290,16 @@ class ViewEncoder:
     def encode(self, game: GameState, seat: int) -> tuple[bytes, dict[str, Any]]:
         """``seat``'s view as JSON bytes, and the view's fields that are the seat's own, by name
         (its ``hand``, its ``my_cards``…: for a reader that needs them as values too)."""
-        public = self.public(game)
-        own = _own_part(game, public, seat)
+        if (
+            game is not self._game
+            or game.phase is not self._phase
+            or game.round != self._round
+            or (game.red is not None) is not self._red
+        ):
+            self._encode_head(game)
+        own = _own_part(game, seat, self._table)
         own_json = _encode(own)  # '{' + its members + '}': the view's last members, and its end
-        table = b"" if "table" in own else self._table
+        table = b"" if "table" in own else self._table_json
         raw = b"".join(
             (self._head, _encode(game.awaiting), b',"acted":', _encode(game.acted), b",", table, own_json[1:])
         )
