@@ -17,7 +17,7 @@ from fabula.server.fanout import FanOut
 from fabula.server.metrics import Metrics
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
-from fabula.server.rooms import LiveRoom, Rooms
+from fabula.server.rooms import LiveRoom, Rooms, replay
 from fabula.store import LocalBus, SqliteStore, StoredEntry
 
 pytestmark = pytest.mark.anyio
@@ -201,3 +201,36 @@ async def test_a_message_sent_again_while_its_entry_is_being_stored_is_acknowled
     assert stored_before == 2, "the entry was not stored yet when the message came again"
     assert seq == 2 == await committing
     assert len(await store.load("ABCDE")) == 3, "answered only once it was stored"
+
+
+async def test_a_process_behind_the_store_checks_it_before_refusing_and_never_refuses_what_was_made(
+    tmp_path: Path,
+) -> None:
+    # Two processes on one store; B has not heard of what A stored since it loaded the room (the
+    # notice is on its way, or A died before sending it).
+    store = SlowStore(tmp_path / "rooms.sqlite3")
+    rooms_a, live_a = await a_room_on(store)
+    rooms_b = Rooms(store, LocalBus(), Metrics(), time.time)
+    replayed = replay("ABCDE", await store.load("ABCDE"))
+    assert replayed is not None
+    live_b = LiveRoom(replayed)
+    rooms_b.hold(live_b)
+
+    async def never_loaded(code: str) -> LiveRoom:
+        raise AssertionError(code)
+
+    rooms_b.load_missing = never_loaded  # (set with several processes)
+    await rooms_a.commit(live_a, Joined(at=2.0, member=1, name="Bo", colour=COLOURS[1], token_hash="h1"))
+    made = await rooms_a.commit(live_a, Said(at=3.0, member=1, text="hi", by=1, client_id="m1"))
+
+    # the same message, sent again through B: on B's room member 1 is nobody, but it was made
+    again = await rooms_b.commit(live_b, Said(at=3.0, member=1, text="hi", by=1, client_id="m1"))
+    assert again == made == 3
+    assert live_b.room.seq == 4, "B caught up with what A stored"
+    # a new message of member 1 through B, now that B knows them, is made at the next seq
+    assert await rooms_b.commit(live_b, Said(at=4.0, member=1, text="again", by=1, client_id="m2")) == 4
+    # a refusal that the store confirms stays a refusal
+    with pytest.raises(RoomError) as refused:
+        await rooms_b.commit(live_b, Said(at=5.0, member=9, text="nobody", by=9, client_id="m3"))
+    assert refused.value.code == "unknown_member"
+    assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2, 3, 4]

@@ -280,15 +280,19 @@ class Rooms:
                 log.warning("catching up before a commit failed", extra={"room": live.room.code, "error": str(error)})
         room = live.room
         made: list[tuple[_Request, AnyEntry]] = []
+        refused: list[tuple[_Request, RulesError]] = []
         first = room.seq
         for request in requests:
             try:
                 entry = room.apply(request.make(room) if callable(request.make) else request.make)
-            except Exception as error:  # refused (the room unchanged): this request alone
+            except RulesError as error:  # refused (the room unchanged): this request alone
+                refused.append((request, error))
+            except Exception as error:
                 request.done.set_exception(error)
             else:
                 made.append((request, entry))
         if not made:
+            await self._refuse(live, refused)
             return
         encoded = [encode(entry) for _, entry in made]
         try:
@@ -304,13 +308,9 @@ class Rooms:
                 for request, _ in made:
                     request.done.set_exception(failure)
                 return
-            for request, _ in made:  # each again on the room as it now is, as the only request
-                try:
-                    seq = await self._commit_alone(live, request.make, retry=request.retry, attempt=1)
-                except Exception as error:
-                    request.done.set_exception(error)
-                else:
-                    request.done.set_result(seq)
+            # each again on the room as it now is, as the only request (a refused one too: the
+            # room it was refused on was behind)
+            await self._again_alone(live, [request for request, _ in made] + [request for request, _ in refused])
             return
         except Exception:
             log.exception("append failed", extra={"room": room.code})
@@ -318,6 +318,8 @@ class Rooms:
                 request.done.set_exception(store_failed())
             await self._back_to_the_store(live, first)
             return
+        for request, refusal in refused:  # (final: they were refused on the room as stored, the append shows)
+            request.done.set_exception(refusal)
         self.bus.publish(room.code, first + len(made) - 1)
         live.stored_here.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
         for seq, (request, entry) in enumerate(made, first):
@@ -327,6 +329,37 @@ class Rooms:
                     listener.entry(live, entry, here=True)
             except Exception:  # stored and answered: the others in this commit are still told
                 log.exception("a listener failed", extra={"room": room.code, "seq": seq})
+
+    async def _refuse(self, live: LiveRoom, refused: list[tuple[_Request, RulesError]]) -> None:
+        """Refuse requests that the room refused and nothing else was made with — once sure the
+        room is not behind the store. With several processes another one may have stored entries
+        this one has not heard of yet (its notice is on the way, or it died before sending one),
+        and on the room as stored the request may be legal, or even made already (a message sent
+        again through another process): then it is made again on the room as it now is."""
+        if not refused:
+            return
+        if self.load_missing is not None:  # (several processes share the store)
+            try:
+                behind = await self._catch_up_locked(live)
+            except RoomError as unread:  # the store cannot say: the client tries again later
+                for request, _ in refused:
+                    request.done.set_exception(unread)
+                return
+            if behind:
+                await self._again_alone(live, [request for request, _ in refused])
+                return
+        for request, refusal in refused:
+            request.done.set_exception(refusal)
+
+    async def _again_alone(self, live: LiveRoom, requests: list[_Request]) -> None:
+        """Each request again, on its own, on the room as it now is (in the room's lock, held)."""
+        for request in requests:
+            try:
+                seq = await self._commit_alone(live, request.make, retry=request.retry, attempt=1)
+            except Exception as error:
+                request.done.set_exception(error)
+            else:
+                request.done.set_result(seq)
 
     async def _commit_alone(
         self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry], *, retry: bool, attempt: int
