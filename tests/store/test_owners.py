@@ -1,20 +1,28 @@
-"""Room owners on a real Redis: who owns a room, asking the owner, and a dead owner replaced."""
+"""Room owners on a real Redis: who owns a room, asking the owner over a peer link, a dead owner
+replaced, a room let go and taken back, and a link without the deployment's secret shut out."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 
+import msgspec
 import pytest
 from redis.asyncio import Redis
 
-from fabula.store.owners import Answer, Ask, RoomOwners
+from fabula.store.owners import Answer, Ask, Hello, RoomOwners
 
 from ..services import drop_namespace, redis_url, unique_name
 
 __all__ = ["redis_url"]  # a fixture, used by name
 
 pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=[False, True], ids=["asyncio", "uvloop"])
+def anyio_backend(request: pytest.FixtureRequest) -> tuple[str, dict[str, bool]]:
+    """Both event loops: `fabula serve` runs on uvloop, whose transports are not asyncio's classes."""
+    return ("asyncio", {"use_uvloop": request.param})
 
 
 class Process:
@@ -68,10 +76,12 @@ async def test_an_owner_that_is_gone_is_replaced_at_once(two: tuple[Process, Pro
     a, b = two
     assert await a.owners.owner("ABCDE") == a.owners.me
     assert await b.owners.owner("ABCDE") == a.owners.me
-    # a's process dies: its inbox is nobody's, but its key is still in Redis (no goodbye)
-    for task in a.owners._tasks:
-        task.cancel()
-    await asyncio.sleep(0.2)
+    # a's process dies: nobody listens at its address, but its key is still in Redis (no goodbye)
+    assert a.owners._server is not None
+    a.owners._server.close()
+    for link in list(a.owners._links.values()):
+        link.close()
+    await asyncio.sleep(0.1)
 
     assert await b.owners.ask(a.owners.me, "ABCDE", 1, b"m") is None, "nobody to ask: made by the asker"
     assert await b.owners.owner("ABCDE") == b.owners.me, "the dead owner's key was cleared: b owns it now"
@@ -92,3 +102,39 @@ async def test_without_redis_nobody_is_known_to_own_a_room() -> None:
         assert await owners.ask("someone", "ABCDE", 0, b"m") is None
     finally:
         await redis.aclose()
+
+
+async def test_an_owner_that_let_the_room_go_takes_it_back_or_names_the_new_owner(
+    two: tuple[Process, Process], redis_url: str
+) -> None:
+    a, b = two
+    assert await a.owners.owner("ABCDE") == a.owners.me
+    assert await b.owners.owner("ABCDE") == a.owners.me  # b keeps that in mind
+    await a.owners.let_go("ABCDE")
+
+    # nobody took it: asked all the same, a takes it back and answers
+    answer = await b.owners.ask(a.owners.me, "ABCDE", 1, b"m")
+    assert answer is not None
+    assert answer.seq == 1
+    assert "ABCDE" in a.owners.owned
+
+    # a lets it go and b takes it; a process that still thinks a owns it is told to make it itself
+    await a.owners.let_go("ABCDE")
+    b.owners._known.pop("ABCDE")
+    assert await b.owners.owner("ABCDE") == b.owners.me
+    assert await b.owners.ask(a.owners.me, "ABCDE", 2, b"m") is None, "b owns it: b makes it"
+    assert len(a.asked) == 1, "a made nothing for a room it no longer owns"
+
+
+async def test_a_link_without_the_deployment_s_secret_is_shut_out(two: tuple[Process, Process]) -> None:
+    a, _ = two
+    host, _, port = a.owners.me.partition("@")[2].rpartition(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    for frame in (Hello("not the secret"), Ask(0, "ABCDE", 0, b"m")):
+        data = msgspec.msgpack.encode(frame)
+        writer.write(len(data).to_bytes(4, "big") + data)
+    await writer.drain()
+
+    assert await asyncio.wait_for(reader.read(), 2.0) == b"", "closed without an answer"
+    assert a.asked == []
+    writer.close()

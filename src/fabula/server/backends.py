@@ -101,5 +101,5 @@ async def open_backends(config: Config) -> Backends:
             await store.close()
         raise RuntimeError(f"cannot use Redis at {redacted(config.redis)}: {error}") from error
     # the pictures beside the rooms: every process reaches them, no shared file system needed
-    owners = RoomOwners(bus.redis, config.namespace) if config.room_owners else None
+    owners = RoomOwners(bus.redis, config.namespace, host=config.peer_host) if config.room_owners else None
     return Backends(store, bus, bus.lease(), presence, store.pictures(), owners)

@@ -51,6 +51,14 @@ class Config:
             "the database settles collisions (slower when a room's players are spread over processes)"
         },
     )
+    peer_host: str = field(
+        default="127.0.0.1",
+        metadata={
+            "help": "with room owners: the address of this machine that the other processes of the deployment "
+            "reach it at (it listens there, at a free port, for their requests; on several machines, the "
+            "private network's address)"
+        },
+    )
     durability: str = field(
         default="process",
         metadata={

@@ -5,16 +5,26 @@ processes appending to one room at once collide: one loses the seq, rebuilds the
 again. A vote split between two processes does that on every round. So a room has an *owner*:
 the process holding the key ``{namespace}:owner:{code}`` in Redis (``SET NX PX``, renewed while it
 holds the room). A process whose client wants to change a room it does not own sends the request
-to the owner's inbox channel (``{namespace}:inbox:{process}``) and waits for the answer — the
-seq the entry was stored at, or the refusal — which it passes on to its client.
+to the owner and waits for the answer — the seq the entry was stored at (with the entry), or the
+refusal — which it passes on to its client.
 
-Nothing here is needed for correctness, only for speed: when the owner cannot be asked (no
-process listens on its inbox, as after a ``kill -9``; Redis away; no answer in time) the process
-makes the entry itself and the store decides as before. A dead owner's key is cleared by the
-first process that finds nobody at its inbox, so the room has a new owner at once, not after the
-key's ttl.
+Requests go over *peer links*: direct TCP connections between the processes, not through Redis
+(a Redis command or message costs the Python client ten times what a frame on an open socket
+does). Each process listens on ``host`` (``--peer-host``) at a port of its own, and the value of
+the owner keys it holds is its address, ``TOKEN@HOST:PORT``, so an asker knows where to connect.
+A link opens with the deployment's secret (made by the first process, kept in Redis at
+``{namespace}:peers:secret``): only processes that can read the deployment's Redis can ask. A
+frame is a 4-byte big-endian length and a msgpack message (`Hello`, `Ask`, `Answer`).
 
->>> Ask(sender="a1", request=7, code="ABCDE", member=2, message=b'{"type":"say","text":"hi"}').request
+Nothing here is needed for correctness, only for speed: when the owner cannot be asked (nobody
+listens at its address, as after a ``kill -9``; its link breaks; no answer in time; Redis away)
+the process makes the entry itself and the store decides as before. A dead owner's key is
+cleared by the first process that finds nobody at its address, so the room has a new owner at
+once, not after the key's ttl. What an asker read of a room's owner it keeps until that owner
+cannot be reached or answers that the room moved (`Answer.moved`): an owner that let a room go
+takes it back if nobody else did, or names the process that did.
+
+>>> Ask(request=7, code="ABCDE", member=2, message=b'{"type":"say","text":"hi"}').request
 7
 """
 
@@ -25,8 +35,10 @@ import contextlib
 import itertools
 import logging
 import secrets
+import struct
 import time
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 import msgspec
 from redis.asyncio import Redis
@@ -38,10 +50,14 @@ log = logging.getLogger("fabula.store")
 
 #: How long an owner's key lives unless renewed (a renewal comes every third of it).
 OWNER_SECONDS = 6.0
-#: How long a process trusts what it read of a room's owner before reading it again.
-KNOWN_SECONDS = 1.0
+#: How long a process trusts what it read of a room's owner without hearing otherwise.
+KNOWN_SECONDS = 60.0
 #: How long a request waits for the owner's answer before the process makes it itself.
 ASK_SECONDS = 5.0
+#: How long opening a link to another process may take.
+CONNECT_SECONDS = 1.0
+#: The largest frame a link reads (a client message is at most a few tens of KB).
+MAX_FRAME = 1 << 22
 
 _RENEW = """
 local renewed = 0
@@ -55,10 +71,15 @@ return renewed
 """
 
 
+class Hello(msgspec.Struct, frozen=True, tag="hello"):
+    """The first frame on a link: the deployment's secret."""
+
+    secret: str
+
+
 class Ask(msgspec.Struct, frozen=True, tag="ask"):
     """A request for the owner of room ``code``: client ``message`` (its JSON) of ``member``."""
 
-    sender: str
     request: int
     code: str
     member: int
@@ -67,44 +88,102 @@ class Ask(msgspec.Struct, frozen=True, tag="ask"):
 
 class Answer(msgspec.Struct, frozen=True, tag="answer"):
     """The owner's answer: the entry's ``seq`` (and the ``entry`` as stored, when the owner
-    still has it at hand), or a refusal's ``error`` code and words."""
+    still has it at hand), or a refusal's ``error`` code and words; or, from a process that no
+    longer owns the room, who does (``moved``; ``""``: nobody could be named)."""
 
     request: int
     seq: int | None = None
     entry: bytes | None = None
     error: str | None = None
     text: str = ""
+    moved: str | None = None
 
 
-_Frame = Ask | Answer
-_encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(_Frame)
+_Frame = Hello | Ask | Answer
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder(_Frame).decode
+_LENGTH = struct.Struct(">I")
+
+
+class PeerLink(asyncio.Protocol):
+    """One TCP connection between two processes: length-prefixed msgpack frames either way."""
+
+    def __init__(self, on_frame: Callable[[PeerLink, _Frame], None], on_lost: Callable[[PeerLink], None]) -> None:
+        self._on_frame, self._on_lost = on_frame, on_lost
+        self._buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        #: the other side said the deployment's secret (a served link; an opened one is trusted)
+        self.trusted = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is one, though not a subclass)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        while len(buffer) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(buffer)
+            end = _LENGTH.size + size
+            if size > MAX_FRAME:
+                self.close()
+                return
+            if len(buffer) < end:
+                return
+            raw = bytes(buffer[_LENGTH.size : end])
+            del buffer[:end]
+            try:
+                frame = _decode(raw)
+            except msgspec.DecodeError:
+                log.warning("room owners: unreadable frame", extra={"data": repr(raw[:80])})
+                self.close()
+                return
+            self._on_frame(self, frame)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        del exc  # (closed or broken: either way the link is gone)
+        self.transport = None
+        self._on_lost(self)
+
+    @property
+    def open(self) -> bool:
+        return self.transport is not None and not self.transport.is_closing()
+
+    def send(self, frame: _Frame) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            data = _encode(frame)
+            self.transport.write(_LENGTH.pack(len(data)) + data)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 class RoomOwners:
-    """This process's side of room ownership, on a Redis client shared with the bus."""
+    """This process's side of room ownership: the owner keys in Redis (on a client shared with
+    the bus) and the peer links to and from the other processes."""
 
-    def __init__(self, redis: Redis, namespace: str, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.redis, self.namespace, self.clock = redis, namespace, clock
-        #: this process, as the owner keys and inbox names say it
+    def __init__(
+        self, redis: Redis, namespace: str, *, host: str = "127.0.0.1", clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.redis, self.namespace, self.host, self.clock = redis, namespace, host, clock
+        #: this process, as the owner keys say it: ``TOKEN@HOST:PORT`` once `start` listens
         self.me = secrets.token_hex(6)
-        self.inbox = self._inbox(self.me)
         #: rooms this process owns (renewed while held)
         self.owned: set[str] = set()
         self._known: dict[str, tuple[str, float]] = {}  # code → (owner, read at)
-        self._answers: dict[int, asyncio.Future[Answer]] = {}
+        self._secret = ""
+        self._server: asyncio.Server | None = None
+        self._links: dict[str, PeerLink] = {}  # opened to each owner asked, by its address
+        self._connecting: dict[str, asyncio.Future[PeerLink | None]] = {}
+        self._answers: dict[int, tuple[PeerLink, asyncio.Future[Answer | None]]] = {}
         self._requests = itertools.count()
         self._clear_if = redis.register_script(CLEAR_IF_HOLDER)
         self._renew = redis.register_script(_RENEW)
         self._handle: Callable[[Ask], Awaitable[Answer]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._working: set[asyncio.Task[None]] = set()
-        self._subscribed = asyncio.Event()
         #: whether this process still holds a room (an owned room it let go of is given up)
         self.holds: Callable[[str], bool] = lambda code: True  # noqa: ARG005 - until the server says
-
-    def _inbox(self, process: str) -> str:
-        return f"{self.namespace}:inbox:{process}"
 
     def _key(self, code: str) -> str:
         return f"{self.namespace}:owner:{code}"
@@ -112,16 +191,23 @@ class RoomOwners:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self, handle: Callable[[Ask], Awaitable[Answer]], timeout: float = 5.0) -> None:
-        """Answer the requests other processes send here with ``handle``; renew the keys of
-        the rooms owned here."""
+        """Answer the requests other processes send here with ``handle`` (listening for their
+        links), and renew the keys of the rooms owned here."""
         self._handle = handle
-        self._tasks = [
-            asyncio.create_task(self._listen_forever(), name="room owners: inbox"),
-            asyncio.create_task(self._renew_forever(), name="room owners: renewals"),
-        ]
-        await asyncio.wait_for(self._subscribed.wait(), timeout)
+        secret_key = f"{self.namespace}:peers:secret"
+        await asyncio.wait_for(self.redis.set(secret_key, secrets.token_hex(16), nx=True), timeout)
+        self._secret = _text(await asyncio.wait_for(self.redis.get(secret_key), timeout))
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: PeerLink(self._served, self._gone), host=self.host, port=0)
+        port = self._server.sockets[0].getsockname()[1]
+        self.me = f"{self.me.partition('@')[0]}@{self.host}:{port}"
+        self._tasks = [asyncio.create_task(self._renew_forever(), name="room owners: renewals")]
 
     async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for link in list(self._links.values()):
+            link.close()
         for task in [*self._tasks, *self._working]:
             task.cancel()
         for task in [*self._tasks, *self._working]:
@@ -147,6 +233,7 @@ class RoomOwners:
             key = self._key(code)
             if await self.redis.set(key, self.me, nx=True, px=round(OWNER_SECONDS * 1000)):
                 self.owned.add(code)
+                self._known.pop(code, None)
                 return self.me
             found = await self.redis.get(key)
         except (RedisError, OSError) as error:
@@ -154,7 +241,7 @@ class RoomOwners:
             return None
         if found is None:  # it expired in between: take it next time
             return None
-        owner = found.decode() if isinstance(found, bytes) else str(found)
+        owner = _text(found)
         self._known[code] = (owner, self.clock())
         return owner
 
@@ -166,74 +253,136 @@ class RoomOwners:
             with contextlib.suppress(RedisError, OSError):
                 await self._clear_if(keys=[self._key(code)], args=[self.me])
 
+    async def _forget(self, code: str, owner: str) -> None:
+        """``owner`` cannot be reached: its key for room ``code`` is cleared (if it still holds
+        it), so that the room has a new owner with its next change."""
+        if self._known.get(code, ("",))[0] == owner:
+            del self._known[code]
+        with contextlib.suppress(RedisError, OSError):
+            await self._clear_if(keys=[self._key(code)], args=[owner])
+
     # ------------------------------------------------------------------ asking the owner
 
     async def ask(self, owner: str, code: str, member: int, message: bytes) -> Answer | None:
         """Send a request to ``owner`` and wait for its answer; None if it cannot be asked (then
-        the caller makes the entry itself: the store still decides)."""
+        the caller makes the entry itself: the store still decides). A process that no longer
+        owns the room names the one that does, which is asked in turn."""
+        for _ in range(3):  # (an owner named by one that let the room go let it go too: rare)
+            answer = await self._ask_once(owner, code, member, message)
+            if answer is None or answer.moved is None:
+                return answer
+            if not answer.moved or answer.moved == self.me:
+                return None  # nobody else to ask: made here (the room's owner now, or nobody)
+            owner = answer.moved
+            self._known[code] = (owner, self.clock())
+        return None
+
+    async def _ask_once(self, owner: str, code: str, member: int, message: bytes) -> Answer | None:
+        link = await self._link(owner)
+        if link is None:  # nobody listens there: its process is gone, the room needs a new owner now
+            await self._forget(code, owner)
+            return None
         request = next(self._requests)
-        answer: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._answers[request] = answer
-        frame = _encoder.encode(Ask(self.me, request, code, member, message))
+        answer: asyncio.Future[Answer | None] = asyncio.get_running_loop().create_future()
+        self._answers[request] = (link, answer)
         try:
-            listening = await self.redis.publish(self._inbox(owner), frame)
-            if not listening:  # its process is gone: the room needs a new owner, now
-                self._known.pop(code, None)
-                await self._clear_if(keys=[self._key(code)], args=[owner])
-                return None
-            return await asyncio.wait_for(answer, ASK_SECONDS)
-        except (RedisError, OSError, TimeoutError) as error:
-            log.warning("room owners: no answer from the owner", extra={"room": code, "error": str(error)})
+            link.send(Ask(request, code, member, message))
+            found = await asyncio.wait_for(answer, ASK_SECONDS)
+        except TimeoutError:
+            log.warning("room owners: no answer from the owner", extra={"room": code, "owner": owner})
             self._known.pop(code, None)
             return None
         finally:
             self._answers.pop(request, None)
+        if found is None:  # the link broke before the answer came
+            await self._forget(code, owner)
+        return found
 
-    # ------------------------------------------------------------------ the inbox
+    async def _link(self, owner: str) -> PeerLink | None:
+        """The open link to ``owner`` (opened now if there is none); None if it cannot be opened."""
+        link = self._links.get(owner)
+        if link is not None and link.open:
+            return link
+        connecting = self._connecting.get(owner)
+        if connecting is None:
+            connecting = asyncio.ensure_future(self._connect(owner))
+            self._connecting[owner] = connecting
+            connecting.add_done_callback(lambda _: self._connecting.pop(owner, None))
+        return await asyncio.shield(connecting)
 
-    async def _listen_forever(self) -> None:
-        delay = 0.05
-        while True:
-            pubsub = self.redis.pubsub()
-            try:
-                await pubsub.subscribe(self.inbox)
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None:
-                        continue
-                    if message["type"] == "subscribe":
-                        self._subscribed.set()
-                        delay = 0.05
-                    elif message["type"] == "message":
-                        self._received(message["data"])
-            except (RedisError, OSError) as error:
-                log.warning("room owners: inbox disconnected, reconnecting", extra={"error": str(error)})
-            finally:
-                with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 2.0)
-
-    def _received(self, data: bytes) -> None:
+    async def _connect(self, owner: str) -> PeerLink | None:
+        host, colon, port = owner.partition("@")[2].rpartition(":")
+        if not colon or not port.isdigit():
+            log.warning("room owners: an owner without an address", extra={"owner": owner})
+            return None
+        loop = asyncio.get_running_loop()
         try:
-            frame = _decoder.decode(data)
-        except msgspec.DecodeError:
-            log.warning("room owners: unreadable message", extra={"data": repr(data[:80])})
-            return
+            _, link = await asyncio.wait_for(
+                loop.create_connection(lambda: PeerLink(self._heard, self._gone), host.strip("[]"), int(port)),
+                CONNECT_SECONDS,
+            )
+        except (OSError, TimeoutError) as error:
+            log.info("room owners: cannot reach a process", extra={"owner": owner, "error": str(error)})
+            return None
+        link.send(Hello(self._secret))
+        self._links[owner] = link
+        return link
+
+    def _heard(self, link: PeerLink, frame: _Frame) -> None:
+        """A frame on a link this process opened: an answer."""
         if isinstance(frame, Answer):
             waiting = self._answers.get(frame.request)
-            if waiting is not None and not waiting.done():
-                waiting.set_result(frame)
-            return
-        task = asyncio.create_task(self._answer(frame))
-        self._working.add(task)
-        task.add_done_callback(self._working.discard)
+            if waiting is not None and waiting[0] is link and not waiting[1].done():
+                waiting[1].set_result(frame)
 
-    async def _answer(self, ask: Ask) -> None:
+    def _gone(self, link: PeerLink) -> None:
+        """A link closed: whatever waits for an answer on it gets none."""
+        for owner, known in list(self._links.items()):
+            if known is link:
+                del self._links[owner]
+        for waiting_link, answer in list(self._answers.values()):
+            if waiting_link is link and not answer.done():
+                answer.set_result(None)
+
+    # ------------------------------------------------------------------ answering
+
+    def _served(self, link: PeerLink, frame: _Frame) -> None:
+        """A frame on a link another process opened to this one: its secret, then requests."""
+        if not link.trusted:
+            if isinstance(frame, Hello) and secrets.compare_digest(frame.secret, self._secret):
+                link.trusted = True
+            else:
+                task = asyncio.create_task(self._check_again(link, frame))  # Redis may have a new one
+                self._working.add(task)
+                task.add_done_callback(self._working.discard)
+            return
+        if isinstance(frame, Ask):
+            task = asyncio.create_task(self._answer(link, frame))
+            self._working.add(task)
+            task.add_done_callback(self._working.discard)
+
+    async def _check_again(self, link: PeerLink, frame: _Frame) -> None:
+        """A link that did not open with this process's secret: Redis may have lost it and
+        another process made a new one (read it again); anything else is shut out."""
+        if isinstance(frame, Hello):
+            with contextlib.suppress(RedisError, OSError):
+                self._secret = _text(await self.redis.get(f"{self.namespace}:peers:secret"))
+            if secrets.compare_digest(frame.secret, self._secret):
+                link.trusted = True
+                return
+        log.warning("room owners: a link without the deployment's secret, closed")
+        link.close()
+
+    async def _answer(self, link: PeerLink, ask: Ask) -> None:
         assert self._handle is not None
-        answer = await self._handle(ask)
-        with contextlib.suppress(RedisError, OSError):  # (the asker gives up and makes it itself)
-            await self.redis.publish(self._inbox(ask.sender), _encoder.encode(answer))
+        if ask.code not in self.owned:
+            # this process let the room go (or Redis lost its key): it takes it back if nobody
+            # else took it, or names who did
+            owner = await self.owner(ask.code)
+            if owner != self.me:
+                link.send(Answer(ask.request, moved=owner or ""))
+                return
+        link.send(await self._handle(ask))
 
     # ------------------------------------------------------------------ keeping the keys
 
@@ -256,3 +405,9 @@ class RoomOwners:
                     with contextlib.suppress(RedisError, OSError):
                         if (await self.redis.get(self._key(code))) != self.me.encode():
                             self.owned.discard(code)
+
+
+def _text(value: bytes | str | None) -> str:
+    if value is None:
+        return ""
+    return value.decode() if isinstance(value, bytes) else str(value)
