@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable
 
 from fabula.rules import RulesError
-from fabula.store import Lease, RedisPresence, Seen, Subscription
+from fabula.store import Lease, RedisPresence, Seen, StoredEntry, Subscription
 
 from .config import Config
 from .errors import RoomCode
@@ -81,7 +81,20 @@ class Cluster:
                 continue
             live = rooms.get(notice.room)
             # stale notices name a seq this process has already
-            if live is not None and notice.seq >= live.room.seq:
+            if live is None or notice.seq < live.room.seq:
+                continue
+            if notice.first <= live.room.seq and not live.lock.locked() and live.stale_since is None:
+                # it carries what this process lacks, and nothing is being made of the room here
+                # now: applied at once, without reading the store
+                carried = [StoredEntry(notice.first + n, data) for n, data in enumerate(notice.entries)]
+                try:
+                    self.rooms.apply_stored(live, carried)
+                except (RulesError, ValueError) as error:  # the log decides: read from it
+                    log.error(
+                        "a carried entry failed; reading the store", extra={"room": notice.room, "error": str(error)}
+                    )
+                    self.follow(live, notice.seq)
+            else:
                 self.follow(live, notice.seq)
 
     def follow(self, live: LiveRoom, seq: int) -> None:

@@ -26,6 +26,11 @@ class Metrics:
         self.followed = Counter(
             "fabula_entries_followed", "Entries another process stored, applied here from the store", registry=registry
         )
+        self.loaded = Counter(
+            "fabula_entries_loaded",
+            "Entries another process stored, read from the store to catch up (not carried by its notice or answer)",
+            registry=registry,
+        )
         self.sent_to_owner = Counter(
             "fabula_sent_to_owner",
             "Client changes sent to the process that owns their room, and answered by it",

@@ -320,7 +320,7 @@ class Rooms:
             return
         for request, refusal in refused:  # (final: they were refused on the room as stored, the append shows)
             request.done.set_exception(refusal)
-        self.bus.publish(room.code, first + len(made) - 1)
+        self.bus.publish(room.code, first + len(made) - 1, encoded)
         live.stored_here.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
         for seq, (request, entry) in enumerate(made, first):
             request.done.set_result(seq)
@@ -396,7 +396,7 @@ class Rooms:
                 log.exception("append failed", extra={"room": room.code})
                 await self._back_to_the_store(live, seq)
                 raise store_failed() from None
-            self.bus.publish(room.code, seq)
+            self.bus.publish(room.code, seq, (data,))
             live.stored_here.append(StoredEntry(seq, data))
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
@@ -459,6 +459,7 @@ class Rooms:
             raise store_failed() from error
         if not stored:
             return False
+        self.metrics.loaded.inc(len(stored))
         try:
             self.apply_stored(live, stored)
         except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins

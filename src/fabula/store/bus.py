@@ -1,8 +1,10 @@
-"""Fan-out between Fabula processes: "room CODE now has entry SEQ".
+"""Fan-out between Fabula processes: "room CODE now has entry SEQ" — and the entries themselves.
 
-A notice carries no entry, only the news that the store has one (notify, then fetch): a process
-that holds room CODE in memory and is behind loads the entries it lacks from the store
-(``store.load(code, since=room.seq)``), applies them and sends its connections the new state.
+A notice says that the store has entries of a room up to SEQ, and usually carries them: the
+publisher's newest entries of that room, as stored, ending at SEQ (`Notice.entries`). A process
+that holds room CODE in memory applies them if they follow on from what it has, and otherwise
+(it missed some: a notice lost, an entry of a third process) loads what it lacks from the store
+(``store.load(code, since=room.seq)``); then it sends its connections the new state.
 
 A notice means "room CODE has entries up to *at least* SEQ". That makes every notice safe to
 receive twice, late, or after a newer one, and lets a publisher merge notices it could not send
@@ -17,8 +19,9 @@ Two buses:
 - `LocalBus`: in-process, the zero-setup default. With one process there is nobody to tell, so
   it only matters to code that subscribes in the same process (tests, tools).
 - `RedisBus`: Redis pub/sub on one channel per namespace, ``"{namespace}:rooms"`` (default
-  ``fabula:rooms``), message ``b"CODE:SEQ@ORIGIN"`` (``ORIGIN``: the publishing bus, so that
-  it can drop its own; a bare ``b"CODE:SEQ"`` is understood too). It reconnects by itself
+  ``fabula:rooms``). A message holds every notice a publisher had pending, msgpack-encoded
+  (`_Batch`: its origin, so that it can drop its own, and per room the seq and the entries); the
+  text ``b"CODE:SEQ@ORIGIN"`` and ``b"CODE:SEQ"`` of earlier versions are understood too. It reconnects by itself
   after Redis restarts or the connection drops; pub/sub keeps nothing for an absent subscriber, so after every
   reconnection each subscription receives `RESYNC` (``Notice(None, -1)``): "notices may have
   been lost — check every room you hold against the store".
@@ -41,11 +44,12 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol, Self
 
+import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import EqualJitterBackoff
@@ -59,10 +63,18 @@ log = logging.getLogger("fabula.store.bus")
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """Room ``room`` has entries up to at least ``seq``; ``room is None``: see `RESYNC`."""
+    """Room ``room`` has entries up to at least ``seq``, the newest of them ``entries`` (their
+    data as stored, the last one at ``seq``; none: load them from the store); ``room is None``:
+    see `RESYNC`."""
 
     room: str | None
     seq: int
+    entries: tuple[bytes, ...] = ()
+
+    @property
+    def first(self) -> int:
+        """The seq of the first entry carried."""
+        return self.seq - len(self.entries) + 1
 
 
 #: The bus was disconnected and notices may have been lost: re-check every room held.
@@ -117,8 +129,9 @@ class Subscription:
 class Bus(Protocol):
     """What the room service needs from a fan-out bus."""
 
-    def publish(self, room: str, seq: int) -> None:
-        """Tell every subscriber (of every process) that ``room`` has entry ``seq``. Never
+    def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
+        """Tell every subscriber (of every process) that ``room`` has entry ``seq`` — and give
+        them ``entries``, the data of the newest entries stored, the last at ``seq``. Never
         blocks and never raises: a bus that cannot send now sends later (or its subscribers
         get `RESYNC`)."""
         ...
@@ -164,8 +177,8 @@ class _Fanout:
 class LocalBus(_Fanout):
     """In-process fan-out: every notice goes to every subscription, in order, at once."""
 
-    def publish(self, room: str, seq: int) -> None:
-        self._deliver(Notice(room, seq))
+    def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
+        self._deliver(Notice(room, seq, tuple(entries)))
 
     async def flush(self) -> None:
         return
@@ -179,13 +192,38 @@ def channel_name(namespace: str) -> str:
     return f"{namespace}:rooms"
 
 
-def parse_message(data: bytes) -> Notice | None:
-    """``b"CODE:SEQ"`` or ``b"CODE:SEQ@ORIGIN"`` → ``Notice("CODE", SEQ)``; None for anything else."""
-    notice = data.decode("utf-8", "replace").partition("@")[0]
-    room, colon, seq = notice.rpartition(":")
-    if not colon or not room or not seq.isdigit():
+#: Entries a notice carries at most, in bytes (a room's newest entries are a few hundred bytes
+#: each; a bigger batch goes without them, and its readers load them from the store).
+CARRIED_BYTES = 1 << 16
+
+
+class _Batch(msgspec.Struct, array_like=True):
+    """One bus message: the publisher (``origin``), and per room its newest seq and entries."""
+
+    origin: str
+    rooms: dict[str, tuple[int, list[bytes]]]
+
+
+_encode_batch = msgspec.msgpack.Encoder().encode
+_decode_batch = msgspec.msgpack.Decoder(_Batch).decode
+
+
+def parse_message(data: bytes, own: str = "") -> list[Notice] | None:
+    """The notices of one bus message (none if it is ``own``'s, this bus's origin); None if it
+    cannot be read. Earlier versions' ``b"CODE:SEQ"`` and ``b"CODE:SEQ@ORIGIN"`` are read too."""
+    if data[:1] != b"@" and data[:1].isalnum():  # (a msgpack array starts with 0x90-0x9f or 0xdc)
+        notice, _, origin = data.decode("utf-8", "replace").partition("@")
+        room, colon, seq = notice.rpartition(":")
+        if not colon or not room or not seq.isdigit():
+            return None
+        return [] if origin and origin == own else [Notice(room, int(seq))]
+    try:
+        batch = _decode_batch(data)
+    except msgspec.DecodeError:
         return None
-    return Notice(room, int(seq))
+    if batch.origin == own:
+        return []
+    return [Notice(room, seq, tuple(entries)) for room, (seq, entries) in batch.rooms.items()]
 
 
 class RedisBus(_Fanout):
@@ -206,10 +244,10 @@ class RedisBus(_Fanout):
         self.connected = False  # the subscriber connection is subscribed right now
         self.reconnections = 0
         self._min_delay, self._max_delay, self._poll = min_delay, max_delay, poll
-        self._pending: dict[str, int] = {}
-        #: ends every message this bus publishes (``@ORIGIN``), and so tells its own apart
-        self.origin = f"@{secrets.token_hex(6)}"
-        self._own = self.origin.encode()
+        #: per room, the newest seq to announce and the entries up to it (contiguous, carried)
+        self._pending: dict[str, tuple[int, list[bytes]]] = {}
+        #: names every message this bus publishes, and so tells its own apart
+        self.origin = secrets.token_hex(6)
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -257,11 +295,17 @@ class RedisBus(_Fanout):
 
     # ------------------------------------------------------------------ publishing
 
-    def publish(self, room: str, seq: int) -> None:
+    def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
         if self._closed:
             return
-        if seq > self._pending.get(room, -1):
-            self._pending[room] = seq
+        pending = self._pending.get(room)
+        if pending is None or seq > pending[0]:
+            carried = list(entries)
+            if pending is not None and pending[1] and carried and seq - len(carried) == pending[0]:
+                carried = pending[1] + carried  # the same room's entries since the last message
+            if sum(map(len, carried)) > CARRIED_BYTES:
+                carried = []
+            self._pending[room] = (seq, carried)
         self._idle.clear()
         self._wake.set()
 
@@ -276,19 +320,12 @@ class RedisBus(_Fanout):
             batch, self._pending = self._pending, {}
             if batch:
                 try:
-                    if len(batch) == 1:
-                        ((room, seq),) = batch.items()
-                        await self.redis.publish(self.channel, f"{room}:{seq}{self.origin}")
-                    else:
-                        async with self.redis.pipeline(transaction=False) as pipe:
-                            for room, seq in batch.items():
-                                pipe.publish(self.channel, f"{room}:{seq}{self.origin}")
-                            await pipe.execute()
+                    await self.redis.publish(self.channel, _encode_batch(_Batch(self.origin, batch)))
                 except (RedisError, OSError) as error:
                     log.warning("redis bus: publish failed, retrying", extra={"error": str(error)})
-                    for room, seq in batch.items():  # keep them, merged with what came meanwhile
-                        if seq > self._pending.get(room, -1):
-                            self._pending[room] = seq
+                    for room, (seq, _) in batch.items():  # kept (without the entries: loaded instead)
+                        if room not in self._pending or seq > self._pending[room][0]:
+                            self._pending[room] = (seq, [])
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, self._max_delay)
                     self._wake.set()
@@ -312,12 +349,11 @@ class RedisBus(_Fanout):
                         continue
                     kind = message["type"]
                     if kind == "message":
-                        if message["data"].endswith(self._own):
-                            continue  # one of ours: nothing this process does not know
-                        notice = parse_message(message["data"])
-                        if notice is None:
-                            log.warning("redis bus: malformed message", extra={"data": repr(message["data"])})
-                        else:
+                        # (its own are dropped: nothing this process does not know)
+                        notices = parse_message(message["data"], self.origin)
+                        if notices is None:
+                            log.warning("redis bus: malformed message", extra={"data": repr(message["data"][:80])})
+                        for notice in notices or ():
                             self._deliver(notice)
                     elif kind == "subscribe":  # also after redis-py reconnected by itself
                         self.connected = True
