@@ -313,14 +313,16 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None, namespace: str 
 
 
 def start_fabulas(args: argparse.Namespace, pin: set[int] | None) -> list[Server]:
-    """``--servers N``: N processes over the same PostgreSQL schema and Redis namespace."""
+    """``--servers N``: N processes over the same PostgreSQL schema and Redis namespace (with
+    ``--spread``, server k pinned to CPU k, round the machine's CPUs)."""
     if args.servers == 1:
         return [start_fabula(args, pin)]
     namespace = f"fabula_load_{os.getpid()}"
+    cpus = sorted(os.sched_getaffinity(0))
     servers: list[Server] = []
     try:
-        for _ in range(args.servers):
-            servers.append(start_fabula(args, pin, namespace))
+        for number in range(args.servers):
+            servers.append(start_fabula(args, {cpus[number % len(cpus)]} if args.spread else pin, namespace))
     except BaseException:
         stop_servers(servers)
         drop_namespace(args.database, args.redis, namespace)
@@ -1216,7 +1218,7 @@ class Run:
 
 def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Path | None = None) -> Run:
     cpus = sorted(os.sched_getaffinity(0))
-    pin = args.pin and len(cpus) >= 2
+    pin = args.pin and len(cpus) >= 2 and not args.spread
     server_cpus = {cpus[0]} if pin else None
     generator_cpus = set(cpus[1:]) if pin else None
     if args.server:
@@ -1272,6 +1274,11 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
             if args.server:
                 pinning = "the given servers as they are (CPUs above); the generator " + (
                     f"on CPUs {sorted(generator_cpus)}" if generator_cpus else "not pinned"
+                )
+            elif args.spread:
+                pinning = (
+                    "each server process on a CPU of its own (--spread: server k on CPU k, round the CPUs); "
+                    "the generator, PostgreSQL and Redis not pinned: they share every CPU with the servers"
                 )
             elif pin:
                 pinning = (
@@ -1709,6 +1716,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="pin the started server(s) to one core, all together, and the generator to the others (default on)",
+    )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="with several started servers: pin each to a CPU of its own (server k on CPU k), and not the "
+        "generator (instead of --pin's all servers on one core)",
     )
     parser.add_argument("--durability", choices=("process", "power"), default="process")
     parser.add_argument(

@@ -234,3 +234,41 @@ async def test_a_process_behind_the_store_checks_it_before_refusing_and_never_re
         await rooms_b.commit(live_b, Said(at=5.0, member=9, text="nobody", by=9, client_id="m3"))
     assert refused.value.code == "unknown_member"
     assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2, 3, 4]
+
+
+async def test_entries_announced_while_the_room_was_busy_are_applied_without_reading_the_store(
+    tmp_path: Path,
+) -> None:
+    store = AwayStore(tmp_path / "rooms.sqlite3")
+    rooms_a, live_a = await a_room_on(store)
+    rooms_b = Rooms(store, LocalBus(), Metrics(), time.time)
+    replayed = replay("ABCDE", await store.load("ABCDE"))
+    assert replayed is not None
+    live_b = LiveRoom(replayed)
+    rooms_b.hold(live_b)
+    for n in range(3):  # A makes three entries; B heard of them with their data, while busy
+        await rooms_a.commit(live_a, Said(at=2.0, member=0, text=f"line {n}"))
+    assert rooms_a.recent_entries(live_a, since=2, upto=4) == [item.data for item in await store.load("ABCDE", 2)]
+    live_b.carried.update((item.seq, item.data) for item in await store.load("ABCDE", 2))
+    live_b.behind = 4
+    loads = store.loads
+
+    assert await rooms_b.catch_up(live_b)
+
+    assert store.loads == loads, "the store was not read"
+    assert live_b.room.seq == 5
+    assert [said.text for said, _ in live_b.room.chat] == ["line 0", "line 1", "line 2"]
+    assert live_b.carried == {}
+    # a gap (an entry that came without its data) is read from the store
+    await rooms_a.commit(live_a, Said(at=3.0, member=0, text="line 3"))
+    await rooms_a.commit(live_a, Said(at=3.0, member=0, text="line 4"))
+    live_b.carried[6] = (await store.load("ABCDE", 6))[0].data
+    live_b.behind = 6
+    loads = store.loads
+    assert await rooms_b.catch_up(live_b)
+    assert store.loads == loads + 1
+    assert live_b.room.seq == 7
+    # what a room keeps of its newest entries has no gap, and knows where it ends
+    assert rooms_b.recent_entries(live_b, since=0, upto=6) == [item.data for item in await store.load("ABCDE", 2)]
+    assert rooms_b.recent_entries(live_b, since=5, upto=6) == [item.data for item in await store.load("ABCDE", 5)]
+    assert rooms_b.recent_entries(live_b, since=0, upto=9) == []

@@ -95,6 +95,9 @@ class Cluster:
                     )
                     self.follow(live, notice.seq)
             else:
+                # kept for the follower, which applies them once the room is free (if they follow
+                # on from what it has then)
+                live.carried.update((notice.first + n, data) for n, data in enumerate(notice.entries))
                 self.follow(live, notice.seq)
 
     def follow(self, live: LiveRoom, seq: int) -> None:

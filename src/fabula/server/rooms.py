@@ -37,8 +37,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
 CODE_LENGTH = 5
 #: How often a request is tried on a room that other processes keep changing under it.
 COMMIT_ATTEMPTS = 5
-#: How many of its newest entries a room keeps as stored (`LiveRoom.stored_here`).
-STORED_HERE = 64
+#: How many of its newest entries a room keeps as stored (`LiveRoom.recent`).
+RECENT = 64
 
 
 @dataclass(eq=False)
@@ -61,9 +61,12 @@ class LiveRoom:
     #: set when memory may hold entries from this seq on that the store does not (an append
     #: failed and the store could not be read either): the room goes back to the store first
     stale_since: int | None = None
-    #: the newest entries this process stored, as stored (seq, bytes): what an owner sends back
-    #: to the process that asked for one, which applies it without reading the store
-    stored_here: deque[StoredEntry] = field(default_factory=lambda: deque(maxlen=STORED_HERE))
+    #: the room's newest entries as stored (seq, bytes), made here or followed: what an owner
+    #: sends back to a process that asked for one, which applies them without reading the store
+    recent: deque[StoredEntry] = field(default_factory=lambda: deque(maxlen=RECENT))
+    #: entries another process announced while the room was busy here, by seq: applied by the
+    #: follower (`Rooms.catch_up`) instead of reading the store, if they follow on
+    carried: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass(eq=False, slots=True)
@@ -321,7 +324,7 @@ class Rooms:
         for request, refusal in refused:  # (final: they were refused on the room as stored, the append shows)
             request.done.set_exception(refusal)
         self.bus.publish(room.code, first + len(made) - 1, encoded)
-        live.stored_here.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
+        live.recent.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
         for seq, (request, entry) in enumerate(made, first):
             request.done.set_result(seq)
             try:
@@ -340,7 +343,7 @@ class Rooms:
             return
         if self.load_missing is not None:  # (several processes share the store)
             try:
-                behind = await self._catch_up_locked(live)
+                behind = await self._catch_up_locked(live, ask_store=True)
             except RoomError as unread:  # the store cannot say: the client tries again later
                 for request, _ in refused:
                     request.done.set_exception(unread)
@@ -397,7 +400,7 @@ class Rooms:
                 await self._back_to_the_store(live, seq)
                 raise store_failed() from None
             self.bus.publish(room.code, seq, (data,))
-            live.stored_here.append(StoredEntry(seq, data))
+            live.recent.append(StoredEntry(seq, data))
             for listener in self.listeners:
                 listener.entry(live, entry, here=True)
             return seq
@@ -417,30 +420,38 @@ class Rooms:
         if replayed is None:  # pragma: no cover - an entry at `since` exists, so entry 0 does
             return
         live.room = replayed
+        live.recent.clear()
+        live.recent.extend(stored[max(0, since - RECENT) : since])
         self.apply_stored(live, stored[since:], announce=False)
         self._refreshed(live)
 
-    def stored_entry(self, live: LiveRoom, seq: int) -> StoredEntry | None:
-        """Entry ``seq`` of ``live``'s room as this process stored it, if it is one of the newest."""
-        for item in reversed(live.stored_here):
-            if item.seq == seq:
-                return item
-            if item.seq < seq:
+    @staticmethod
+    def recent_entries(live: LiveRoom, since: int, upto: int) -> list[bytes]:
+        """The data of ``live``'s entries from ``since`` (or as far back as it keeps them) up to
+        ``upto``, as stored, with no gap; empty if it does not keep entry ``upto``."""
+        found: list[bytes] = []
+        for item in reversed(live.recent):
+            if item.seq > upto:
+                continue
+            if item.seq != upto - len(found) or item.seq < since:
                 break
-        return None
+            found.append(item.data)
+        found.reverse()
+        return found
 
-    async def caught_up_to(self, live: LiveRoom, item: StoredEntry | None, seq: int) -> None:
-        """Make sure ``live`` has its entries up to ``seq``: apply ``item`` (entry ``seq``, as
-        another process stored it) if it is the next one, else read what is missing from the store."""
+    async def caught_up_to(self, live: LiveRoom, entries: list[StoredEntry], seq: int) -> None:
+        """Make sure ``live`` has its entries up to ``seq``: apply ``entries`` (the newest up to
+        ``seq``, as another process stored them) if they follow on from what it has, else read
+        what is missing from the store."""
         if live.room.seq > seq:
             return
         async with live.lock:
             if live.room.seq > seq:
                 return
-            if item is not None and item.seq == live.room.seq == seq and live.stale_since is None:
-                self.apply_stored(live, [item])
+            if entries and entries[0].seq <= live.room.seq and live.stale_since is None:
+                self.apply_stored(live, entries)
             else:
-                await self._catch_up_locked(live)
+                await self._catch_up_locked(live, upto=seq)
 
     async def catch_up(self, live: LiveRoom) -> bool:
         """Apply what other processes appended to ``live``'s room since its seq and tell this
@@ -448,24 +459,42 @@ class Rooms:
         async with live.lock:
             return await self._catch_up_locked(live)
 
-    async def _catch_up_locked(self, live: LiveRoom) -> bool:
+    async def _catch_up_locked(self, live: LiveRoom, *, upto: int = -1, ask_store: bool = False) -> bool:
+        """`catch_up` in the room's lock (held): from the entries announced with their notices
+        if they reach ``upto`` and every seq announced, else (and with ``ask_store``) from the store."""
         if live.stale_since is not None:
             await self._restored(live)
             return True
         code = live.room.code
-        try:
-            stored = await self.store.load(code, since=live.room.seq)
-        except Exception as error:
-            raise store_failed() from error
+        carried = self._carried(live)
+        if carried and not ask_store and carried[-1].seq >= max(live.behind, upto):
+            stored = carried
+        else:
+            try:
+                stored = await self.store.load(code, since=live.room.seq)
+            except Exception as error:
+                raise store_failed() from error
+            self.metrics.loaded.inc(len(stored))
         if not stored:
             return False
-        self.metrics.loaded.inc(len(stored))
         try:
             self.apply_stored(live, stored)
         except (RulesError, ValueError) as error:  # memory and the log disagree: the log wins
             log.error("catching up failed; rebuilding", extra={"room": code, "error": str(error)})
             await self.resync(live, live.room.seq)
         return True
+
+    @staticmethod
+    def _carried(live: LiveRoom) -> list[StoredEntry]:
+        """The entries announced with their notices that follow on from ``live``'s room, in order
+        (the others are dropped: what is older is applied, what leaves a gap is read instead)."""
+        carried, seq = live.carried, live.room.seq
+        found = []
+        while seq in carried:
+            found.append(StoredEntry(seq, carried[seq]))
+            seq += 1
+        carried.clear()
+        return found
 
     def apply_stored(self, live: LiveRoom, stored: list[StoredEntry], *, announce: bool = True) -> None:
         """Apply entries another process stored (from ``live.room.seq`` on) and tell the listeners
@@ -476,6 +505,7 @@ class Rooms:
             if item.seq < room.seq:  # had it already
                 continue
             entry = room.apply(decode(item.data))
+            live.recent.append(item)
             self.metrics.followed.inc()
             if isinstance(entry, Joined) and entry.bot is None and entry.member not in live.presence.present():
                 live.presence.joined(entry.member, self.clock())  # joined over HTTP; not connected yet

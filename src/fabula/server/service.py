@@ -298,7 +298,7 @@ class RoomService:
         if owners is not None:
             owner = await owners.owner(live.room.code)
             if owner is not None and owner != owners.me:
-                answer = await owners.ask(owner, live.room.code, member, msgspec.json.encode(message))
+                answer = await owners.ask(owner, live.room.code, member, msgspec.json.encode(message), live.room.seq)
                 if answer is None:
                     self.metrics.owner_unreachable.inc()
                 else:
@@ -307,8 +307,9 @@ class RoomService:
                         raise RulesError(ERROR_CODES.get(answer.error, p.ProtocolCode.INTERNAL), answer.text)
                     assert answer.seq is not None
                     # the client's next look at the room must show its own change
-                    entry = None if answer.entry is None else StoredEntry(answer.seq, answer.entry)
-                    await self.rooms.caught_up_to(live, entry, answer.seq)
+                    first = answer.seq - len(answer.entries) + 1
+                    entries = [StoredEntry(first + n, data) for n, data in enumerate(answer.entries)]
+                    await self.rooms.caught_up_to(live, entries, answer.seq)
                     return answer.seq
                 # the owner cannot be asked (gone, Redis away, no answer): made here, the store decides
         return await self._make_here(live, member, message)
@@ -338,8 +339,7 @@ class RoomService:
         except Exception:
             log.exception("asked change failed", extra={"room": ask.code, "member": ask.member})
             return Answer(ask.request, error=p.ProtocolCode.INTERNAL, text=INTERNAL_TEXT)
-        stored = self.rooms.stored_entry(live, seq)
-        return Answer(ask.request, seq=seq, entry=None if stored is None else stored.data)
+        return Answer(ask.request, seq=seq, entries=self.rooms.recent_entries(live, ask.since, seq))
 
     async def own_cards(self, code: str) -> tuple[Card, ...]:
         """Room ``code``'s own pictures as cards, their captions as descriptions (what bots read)."""

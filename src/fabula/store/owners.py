@@ -78,22 +78,26 @@ class Hello(msgspec.Struct, frozen=True, tag="hello"):
 
 
 class Ask(msgspec.Struct, frozen=True, tag="ask"):
-    """A request for the owner of room ``code``: client ``message`` (its JSON) of ``member``."""
+    """A request for the owner of room ``code``: client ``message`` (its JSON) of ``member``,
+    from a process whose room is at ``since`` (the owner's answer brings it the entries from
+    there on)."""
 
     request: int
     code: str
     member: int
     message: bytes
+    since: int = 0
 
 
 class Answer(msgspec.Struct, frozen=True, tag="answer"):
-    """The owner's answer: the entry's ``seq`` (and the ``entry`` as stored, when the owner
-    still has it at hand), or a refusal's ``error`` code and words; or, from a process that no
-    longer owns the room, who does (``moved``; ``""``: nobody could be named)."""
+    """The owner's answer: the entry's ``seq`` (and the room's ``entries`` as stored, the last
+    at ``seq``, from the asker's ``since`` on as far as the owner has them at hand), or a
+    refusal's ``error`` code and words; or, from a process that no longer owns the room, who
+    does (``moved``; ``""``: nobody could be named)."""
 
     request: int
     seq: int | None = None
-    entry: bytes | None = None
+    entries: list[bytes] = msgspec.field(default_factory=list)
     error: str | None = None
     text: str = ""
     moved: str | None = None
@@ -263,12 +267,12 @@ class RoomOwners:
 
     # ------------------------------------------------------------------ asking the owner
 
-    async def ask(self, owner: str, code: str, member: int, message: bytes) -> Answer | None:
+    async def ask(self, owner: str, code: str, member: int, message: bytes, since: int = 0) -> Answer | None:
         """Send a request to ``owner`` and wait for its answer; None if it cannot be asked (then
         the caller makes the entry itself: the store still decides). A process that no longer
         owns the room names the one that does, which is asked in turn."""
         for _ in range(3):  # (an owner named by one that let the room go let it go too: rare)
-            answer = await self._ask_once(owner, code, member, message)
+            answer = await self._ask_once(owner, code, member, message, since)
             if answer is None or answer.moved is None:
                 return answer
             if not answer.moved or answer.moved == self.me:
@@ -277,7 +281,7 @@ class RoomOwners:
             self._known[code] = (owner, self.clock())
         return None
 
-    async def _ask_once(self, owner: str, code: str, member: int, message: bytes) -> Answer | None:
+    async def _ask_once(self, owner: str, code: str, member: int, message: bytes, since: int) -> Answer | None:
         link = await self._link(owner)
         if link is None:  # nobody listens there: its process is gone, the room needs a new owner now
             await self._forget(code, owner)
@@ -286,7 +290,7 @@ class RoomOwners:
         answer: asyncio.Future[Answer | None] = asyncio.get_running_loop().create_future()
         self._answers[request] = (link, answer)
         try:
-            link.send(Ask(request, code, member, message))
+            link.send(Ask(request, code, member, message, since))
             found = await asyncio.wait_for(answer, ASK_SECONDS)
         except TimeoutError:
             log.warning("room owners: no answer from the owner", extra={"room": code, "owner": owner})
