@@ -38,14 +38,25 @@ log = logging.getLogger("fabula.server")
 SWEEP_LEASE_SECONDS = 30.0
 #: Failed loads in a row after which a room stops trying to catch up until the next notice.
 CATCH_UP_TRIES = 5
+#: How often a held room reads the store while the bus is away.
+DEAF_POLL_SECONDS = 0.5
 
 
 class Cluster:
     def __init__(
-        self, rooms: Rooms, presence: RedisPresence, config: Config, clock: Callable[[], float], lease: Lease | None
+        self,
+        rooms: Rooms,
+        presence: RedisPresence,
+        config: Config,
+        clock: Callable[[], float],
+        lease: Lease | None,
+        *,
+        hears: Callable[[], bool] = lambda: True,
     ) -> None:
         self.rooms, self.bus, self.presence = rooms, rooms.bus, presence
         self.config, self.clock, self.lease = config, clock, lease
+        #: whether the bus hears the other processes now (while it does not, the store is read)
+        self.hears = hears
         #: rooms whose presence here changed since the last announcement
         self._announce: set[str] = set()
         #: held rooms whose presence elsewhere changed since the last reading
@@ -60,6 +71,7 @@ class Cluster:
             asyncio.create_task(self._follow_rooms(rooms), name="cluster: room notices"),
             asyncio.create_task(self._follow_presence(presence), name="cluster: presence notices"),
             asyncio.create_task(self._presence_forever(), name="cluster: presence"),
+            asyncio.create_task(self._read_the_store_while_deaf(), name="cluster: reading the store"),
         ]
 
     async def stop(self) -> None:
@@ -99,6 +111,16 @@ class Cluster:
                 # on from what it has then)
                 live.carried.update((notice.first + n, data) for n, data in enumerate(notice.entries))
                 self.follow(live, notice.seq)
+
+    async def _read_the_store_while_deaf(self) -> None:
+        """While the bus cannot hear the other processes (Redis away), every held room reads
+        what they stored, every `DEAF_POLL_SECONDS`: play goes on through every process, only a
+        little later than with notices."""
+        while True:
+            await asyncio.sleep(DEAF_POLL_SECONDS)
+            if not self.hears():
+                for live in list(self.rooms.held.values()):
+                    self.follow(live, live.room.seq)
 
     def follow(self, live: LiveRoom, seq: int) -> None:
         """Room ``live`` has entries up to at least ``seq`` in the store: catch up to them (one

@@ -133,7 +133,9 @@ class RoomService:
             backends.owners.holds = self.rooms.held.__contains__
             await backends.owners.start(self._asked)
         if backends.presence is not None:
-            self.cluster = Cluster(self.rooms, backends.presence, self.config, clock, backends.lease)
+            self.cluster = Cluster(
+                self.rooms, backends.presence, self.config, clock, backends.lease, hears=lambda: backends.bus_connected
+            )
             self.rooms.load_missing = self._load
             self.sweeper.cluster_sweep = self.cluster.sweep
             self.cluster.start()

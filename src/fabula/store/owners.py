@@ -178,6 +178,7 @@ class RoomOwners:
         self._secret = ""
         self._server: asyncio.Server | None = None
         self._links: dict[str, PeerLink] = {}  # opened to each owner asked, by its address
+        self._served_links: set[PeerLink] = set()  # opened to this one by the others
         self._connecting: dict[str, asyncio.Future[PeerLink | None]] = {}
         self._answers: dict[int, tuple[PeerLink, asyncio.Future[Answer | None]]] = {}
         self._requests = itertools.count()
@@ -202,15 +203,20 @@ class RoomOwners:
         await asyncio.wait_for(self.redis.set(secret_key, secrets.token_hex(16), nx=True), timeout)
         self._secret = _text(await asyncio.wait_for(self.redis.get(secret_key), timeout))
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: PeerLink(self._served, self._gone), host=self.host, port=0)
+        self._server = await loop.create_server(self._serve_link, host=self.host, port=0)
         port = self._server.sockets[0].getsockname()[1]
         self.me = f"{self.me.partition('@')[0]}@{self.host}:{port}"
         self._tasks = [asyncio.create_task(self._renew_forever(), name="room owners: renewals")]
 
+    def _serve_link(self) -> PeerLink:
+        link = PeerLink(self._served, self._gone)
+        self._served_links.add(link)
+        return link
+
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
-        for link in list(self._links.values()):
+        for link in [*self._links.values(), *self._served_links]:
             link.close()
         for task in [*self._tasks, *self._working]:
             task.cancel()
@@ -341,6 +347,7 @@ class RoomOwners:
 
     def _gone(self, link: PeerLink) -> None:
         """A link closed: whatever waits for an answer on it gets none."""
+        self._served_links.discard(link)
         for owner, known in list(self._links.items()):
             if known is link:
                 del self._links[owner]
