@@ -203,6 +203,21 @@ async def test_a_message_sent_again_while_its_entry_is_being_stored_is_acknowled
     assert len(await store.load("ABCDE")) == 3, "answered only once it was stored"
 
 
+async def another_process_on(store: SlowStore) -> tuple[Rooms, LiveRoom]:
+    """A second process holding room ABCDE as it is stored now, as several processes share one."""
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    replayed = replay("ABCDE", await store.load("ABCDE"))
+    assert replayed is not None
+    live = LiveRoom(replayed)
+    rooms.hold(live)
+
+    async def never_loaded(code: str) -> LiveRoom:
+        raise AssertionError(code)
+
+    rooms.load_missing = never_loaded  # (set with several processes)
+    return rooms, live
+
+
 async def test_a_process_behind_the_store_checks_it_before_refusing_and_never_refuses_what_was_made(
     tmp_path: Path,
 ) -> None:
@@ -210,16 +225,7 @@ async def test_a_process_behind_the_store_checks_it_before_refusing_and_never_re
     # notice is on its way, or A died before sending it).
     store = SlowStore(tmp_path / "rooms.sqlite3")
     rooms_a, live_a = await a_room_on(store)
-    rooms_b = Rooms(store, LocalBus(), Metrics(), time.time)
-    replayed = replay("ABCDE", await store.load("ABCDE"))
-    assert replayed is not None
-    live_b = LiveRoom(replayed)
-    rooms_b.hold(live_b)
-
-    async def never_loaded(code: str) -> LiveRoom:
-        raise AssertionError(code)
-
-    rooms_b.load_missing = never_loaded  # (set with several processes)
+    rooms_b, live_b = await another_process_on(store)
     await rooms_a.commit(live_a, Joined(at=2.0, member=1, name="Bo", colour=COLOURS[1], token_hash="h1"))
     made = await rooms_a.commit(live_a, Said(at=3.0, member=1, text="hi", by=1, client_id="m1"))
 
@@ -241,11 +247,7 @@ async def test_entries_announced_while_the_room_was_busy_are_applied_without_rea
 ) -> None:
     store = AwayStore(tmp_path / "rooms.sqlite3")
     rooms_a, live_a = await a_room_on(store)
-    rooms_b = Rooms(store, LocalBus(), Metrics(), time.time)
-    replayed = replay("ABCDE", await store.load("ABCDE"))
-    assert replayed is not None
-    live_b = LiveRoom(replayed)
-    rooms_b.hold(live_b)
+    rooms_b, live_b = await another_process_on(store)
     for n in range(3):  # A makes three entries; B heard of them with their data, while busy
         await rooms_a.commit(live_a, Said(at=2.0, member=0, text=f"line {n}"))
     assert rooms_a.recent_entries(live_a, since=2, upto=4) == [item.data for item in await store.load("ABCDE", 2)]

@@ -311,9 +311,9 @@ class Rooms:
                 for request, _ in made:
                     request.done.set_exception(failure)
                 return
-            # each again on the room as it now is, as the only request (a refused one too: the
-            # room it was refused on was behind)
-            await self._again_alone(live, [request for request, _ in made] + [request for request, _ in refused])
+            # each again, in turn, on the room as it now is, as the only request (a refused one
+            # too: the room it was refused on was behind)
+            await self._again_alone(live, [request for request in requests if not request.done.done()])
             return
         except Exception:
             log.exception("append failed", extra={"room": room.code})
