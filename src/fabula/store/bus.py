@@ -30,11 +30,14 @@ Two buses:
 >>> async def demo() -> list[Notice]:
 ...     bus = LocalBus()
 ...     with bus.subscribe() as notices:
-...         bus.publish("ABCDE", 0)
-...         bus.publish("ABCDE", 1)
+...         bus.publish("ABCDE", 1, [b"entry 0", b"entry 1"])
+...         bus.publish("ABCDE", 2)
 ...         return [await anext(notices), await anext(notices)]
->>> asyncio.run(demo())
-[Notice(room='ABCDE', seq=0), Notice(room='ABCDE', seq=1)]
+>>> first, second = asyncio.run(demo())
+>>> first.first, first.seq, first.entries
+(0, 1, (b'entry 0', b'entry 1'))
+>>> second
+Notice(room='ABCDE', seq=2, entries=())
 """
 
 from __future__ import annotations
