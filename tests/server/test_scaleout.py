@@ -223,7 +223,7 @@ async def test_a_whole_game_with_the_table_split_between_two_processes(
     assert [action.to_json() for action in room.game.log] == served[0]["actions"]
     assert list(room.game.scores) == served[0]["scores"] == finals[0]["game"]["scores"]
     assert finals[0]["seq"] == len(entries)
-    carried = 0
+    carried = 0.0
     for process, before in zip((a, b), followed, strict=True):
         metrics = await process.metrics()
         applied = metrics["fabula_entries_followed_total"] - before["fabula_entries_followed_total"]
