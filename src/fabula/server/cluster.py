@@ -98,9 +98,8 @@ class Cluster:
             if notice.first <= live.room.seq and not live.lock.locked() and live.stale_since is None:
                 # it carries what this process lacks, and nothing is being made of the room here
                 # now: applied at once, without reading the store
-                carried = [StoredEntry(notice.first + n, data) for n, data in enumerate(notice.entries)]
                 try:
-                    self.rooms.apply_stored(live, carried)
+                    self.rooms.apply_stored(live, StoredEntry.ending_at(notice.seq, notice.entries))
                 except (RulesError, ValueError) as error:  # the log decides: read from it
                     log.error(
                         "a carried entry failed; reading the store", extra={"room": notice.room, "error": str(error)}
@@ -109,7 +108,7 @@ class Cluster:
             else:
                 # kept for the follower, which applies them once the room is free (if they follow
                 # on from what it has then)
-                live.carried.update((notice.first + n, data) for n, data in enumerate(notice.entries))
+                live.carried.update((item.seq, item.data) for item in StoredEntry.ending_at(notice.seq, notice.entries))
                 self.follow(live, notice.seq)
 
     async def _read_the_store_while_deaf(self) -> None:

@@ -309,8 +309,7 @@ class RoomService:
                         raise RulesError(ERROR_CODES.get(answer.error, p.ProtocolCode.INTERNAL), answer.text)
                     assert answer.seq is not None
                     # the client's next look at the room must show its own change
-                    first = answer.seq - len(answer.entries) + 1
-                    entries = [StoredEntry(first + n, data) for n, data in enumerate(answer.entries)]
+                    entries = StoredEntry.ending_at(answer.seq, answer.entries)
                     await self.rooms.caught_up_to(live, entries, answer.seq)
                     return answer.seq
                 # the owner cannot be asked (gone, Redis away, no answer): made here, the store decides

@@ -16,6 +16,17 @@ class StoredEntry:
     seq: int
     data: bytes
 
+    @staticmethod
+    def ending_at(seq: int, data: Sequence[bytes]) -> list[StoredEntry]:
+        """Entries as stored, in order, the last at ``seq`` (what a notice or an owner's answer
+        carries).
+
+        >>> [entry.seq for entry in StoredEntry.ending_at(7, [b"a", b"b"])]
+        [6, 7]
+        """
+        first = seq - len(data) + 1
+        return [StoredEntry(first + n, item) for n, item in enumerate(data)]
+
 
 @dataclass(frozen=True, slots=True)
 class KeptGame:
