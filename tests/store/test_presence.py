@@ -67,3 +67,36 @@ async def test_a_dead_process_s_announcements_expire_and_a_closed_one_withdraws(
     finally:
         for presence in (dying, closing, reader):
             await presence.close()  # (closing twice is harmless)
+
+
+async def test_many_rooms_go_a_few_a_call_and_come_out_the_same(redis_url: str, namespace: str) -> None:
+    """Rooms are written and read `ROOMS_A_CALL` at a time (so that thousands never hold the event
+    loop for long): with three a call, seven rooms — stale elements removed, rooms emptied, a
+    re-announcement that extends every score — read back as announced, each room its own."""
+    writer = await RedisPresence.connect(redis_url, namespace, ttl=1.0, linger=60)
+    reader = await RedisPresence.connect(redis_url, namespace, linger=60)
+    writer.rooms_a_call = reader.rooms_a_call = 3
+    codes = [f"ROOM{i}" for i in range(7)]
+    try:
+        assert await writer.announce({code: [Seen(i, 0), Seen(SPECTATORS, i)] for i, code in enumerate(codes)}) == codes
+        found = await reader.others(codes)
+        assert {code: sorted(s.member for s in seen) for code, seen in found.items()} == {
+            code: [SPECTATORS, i] for i, code in enumerate(codes)
+        }
+        # member i leaves room i for the even rooms; the odd rooms empty
+        later = {code: [Seen(SPECTATORS, i)] if i % 2 == 0 else [] for i, code in enumerate(codes)}
+        assert await writer.announce(later) == codes
+        found = await reader.others(codes)
+        assert {code: [(s.member, s.since) for s in seen] for code, seen in found.items()} == {
+            code: [(SPECTATORS, i)] if i % 2 == 0 else [] for i, code in enumerate(codes)
+        }
+        assert [await reader.visited(code) for code in codes] == [True] * 7
+        # re-announced before the ttl runs out, every room's presence outlives the first ttl
+        await asyncio.sleep(0.6)
+        assert await writer.announce(later) == []
+        await asyncio.sleep(0.6)
+        found = await reader.others(codes)
+        assert [len(found[code]) for code in codes] == [1, 0, 1, 0, 1, 0, 1]
+    finally:
+        await writer.close()
+        await reader.close()
