@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from redis.asyncio import Redis
 
+from fabula.store.bus import redis_client
 from fabula.store.owners import Answer, Ask, Hello, RoomOwners
 
 from ..services import drop_namespace, redis_url, unique_name
@@ -138,3 +139,22 @@ async def test_a_link_without_the_deployment_s_secret_is_shut_out(two: tuple[Pro
     assert await asyncio.wait_for(reader.read(), 2.0) == b"", "closed without an answer"
     assert a.asked == []
     writer.close()
+
+
+async def test_a_burst_of_rooms_asking_at_once_waits_for_connections_rather_than_failing(redis_url: str) -> None:
+    """Every room of a full server starting its game at once asks who owns it: on the bus's
+    client (`redis_client`) the commands past its pool's `REDIS_CONNECTIONS` wait for a free
+    connection — every room gets its owner — where redis-py's plain pool refused them ("Too
+    many connections", past 100), leaving rooms without one."""
+    namespace = unique_name("fabula_owners")
+    client = redis_client(redis_url, timeout=5.0)
+    owners = RoomOwners(client, namespace)
+    try:
+        codes = [f"R{n:04d}" for n in range(400)]
+        found = await asyncio.gather(*(owners.owner(code) for code in codes))
+        assert found == [owners.me] * len(codes)
+        assert owners.owned == set(codes)
+    finally:
+        await owners.close()
+        await client.aclose()
+        await drop_namespace(redis_url, namespace)

@@ -44,8 +44,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import EqualJitterBackoff
+
+from .bus import redis_client
 
 
 class Lease(Protocol):
@@ -155,12 +155,7 @@ class RedisLease:
     async def connect(cls, url: str, namespace: str = "fabula", *, timeout: float = 5.0) -> RedisLease:
         """A holder with a Redis client of its own; raises `redis.exceptions.RedisError` if Redis
         cannot be reached."""
-        redis = Redis.from_url(
-            url,
-            socket_connect_timeout=timeout,
-            socket_timeout=timeout,
-            retry=Retry(EqualJitterBackoff(cap=0.25, base=0.01), retries=2),
-        )
+        redis = redis_client(url, timeout=timeout)
         try:
             await redis.ping()
         except BaseException:
