@@ -8,6 +8,14 @@ frozen. So every ``freeze_seconds`` what is alive is moved out of the collector'
 (`gc.freeze`) — young objects are still collected as usual, and everything is still freed by
 reference counting — and every ``full_seconds`` the frozen objects are thawed and one full
 collection reclaims any reference cycles among them, so nothing leaks for long.
+
+Every second rather than every 20 s: the young generations hold what thousands of connections
+are awaiting (coroutines, futures — 30–40 thousand objects at 5,004 players), and with 20 s
+between freezes each gen-1 collection took 20–45 ms, once a second, and every 25 s or so a gen-2
+one took ~140 ms. Freezing each second (`gc.freeze` moves lists: it costs next to nothing) cut
+the p99 of that benchmark over PostgreSQL + Redis from 41–79 ms to 13–18 ms (three runs each,
+alternating) and its CPU per action by a few per cent; resident memory after 150 s of play was
+the same (660 MiB either way).
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from __future__ import annotations
 import gc
 import threading
 
-FREEZE_SECONDS = 20.0
+FREEZE_SECONDS = 1.0
 FULL_SECONDS = 600.0
 
 

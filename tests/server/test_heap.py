@@ -1,0 +1,79 @@
+"""The collector's pauses kept short (`fabula.server.heap`): what is alive is frozen, and cycles
+among frozen objects are still reclaimed by the periodic full collection."""
+
+from __future__ import annotations
+
+import gc
+import time
+import weakref
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from fabula.server.heap import keep_pauses_short
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    gc.unfreeze()
+    yield
+    gc.unfreeze()  # (the test process's collector as it was)
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+@pytest.mark.usefixtures("thawed")
+def test_what_is_alive_is_frozen_out_of_the_collector_s_sight() -> None:
+    kept = Node()
+    kept.other = Node()
+    stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=60)
+    try:
+        assert wait_until(lambda: gc.get_freeze_count() > 0), "nothing was frozen"
+        gone = weakref.ref(kept)
+        kept.other.other = kept  # a cycle among frozen objects…
+        del kept
+        gc.collect()
+        assert gone() is not None, "…which a collection does not see"
+    finally:
+        stop.set()
+    gc.unfreeze()
+    gc.collect()
+    assert gone() is None
+
+
+@pytest.mark.usefixtures("thawed")
+def test_the_periodic_full_collection_reclaims_cycles_among_frozen_objects() -> None:
+    kept = Node()
+    kept.other = Node()
+    stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=0.5)
+    try:
+        assert wait_until(lambda: gc.get_freeze_count() > 0), "nothing was frozen"
+        gone = weakref.ref(kept)
+        kept.other.other = kept  # frozen, and then a cycle nothing else holds
+        del kept
+        assert wait_until(lambda: gone() is None), "the frozen cycle was never reclaimed"
+    finally:
+        stop.set()
+
+
+@pytest.mark.usefixtures("thawed")
+def test_stopping_it_stops_the_freezing() -> None:
+    stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=60)
+    assert wait_until(lambda: gc.get_freeze_count() > 0)
+    stop.set()
+    time.sleep(0.1)  # (a freeze already under way finishes)
+    gc.unfreeze()
+    time.sleep(0.1)
+    assert gc.get_freeze_count() == 0, "it went on freezing after it was stopped"
