@@ -77,3 +77,24 @@ def test_stopping_it_stops_the_freezing() -> None:
     gc.unfreeze()
     time.sleep(0.1)
     assert gc.get_freeze_count() == 0, "it went on freezing after it was stopped"
+
+
+@pytest.mark.usefixtures("thawed")
+def test_after_a_full_collection_the_next_waits_until_the_frozen_objects_grew_by_half() -> None:
+    stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=0.1, growth=1.5)
+    try:
+        time.sleep(0.3)  # the first full collection (due after 0.1 s) is behind us
+        kept = Node()
+        kept.other = Node()
+        assert wait_until(lambda: gc.get_freeze_count() > 0)
+        time.sleep(0.05)  # (frozen)
+        gone = weakref.ref(kept)
+        kept.other.other = kept
+        del kept
+        time.sleep(0.5)  # five periods: no full collection while nothing grew
+        assert gone() is not None, "a full collection came although the heap had not grown"
+        grown = [Node() for _ in range(gc.get_freeze_count())]  # twice as many frozen, soon
+        assert wait_until(lambda: gone() is None), "the heap doubled and still no full collection"
+        del grown
+    finally:
+        stop.set()

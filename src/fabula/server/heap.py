@@ -6,8 +6,16 @@ stalls the event loop for hundreds of milliseconds: measured with `benchmarks/lo
 players, one action per 10 s), p99 latency 762 ms, against 61 ms once long-lived objects were
 frozen. So every ``freeze_seconds`` what is alive is moved out of the collector's sight
 (`gc.freeze`) — young objects are still collected as usual, and everything is still freed by
-reference counting — and every ``full_seconds`` the frozen objects are thawed and one full
-collection reclaims any reference cycles among them, so nothing leaks for long.
+reference counting — and the frozen objects are thawed for one full collection, which reclaims
+any reference cycles among them, once they have grown by half (``growth``) since the last one,
+and at most every ``full_seconds``: so frozen garbage never outgrows half of what is alive.
+
+Grown by half, not on a clock: the full collection is the one long pause left — 770–840 ms at
+5,004 players (a `gc.collect` timed in the server during `benchmarks/load.py --rooms 834
+--phases paced`), every game on the process frozen meanwhile — and it found almost nothing to
+reclaim: 0, 892 and 1,821 objects of 400–980 thousand, 40 s apart. Every ten minutes, as it was,
+that pause came for nothing; now it comes once the server has grown (players arriving: the first
+comes ``full_seconds`` after the start) or garbage has piled up.
 
 Every second rather than every 20 s: the young generations hold what thousands of connections
 are awaiting (coroutines, futures — 30–40 thousand objects at 5,004 players), and with 20 s
@@ -25,21 +33,28 @@ import threading
 
 FREEZE_SECONDS = 1.0
 FULL_SECONDS = 600.0
+GROWTH = 1.5
 
 
-def keep_pauses_short(freeze_seconds: float = FREEZE_SECONDS, full_seconds: float = FULL_SECONDS) -> threading.Event:
+def keep_pauses_short(
+    freeze_seconds: float = FREEZE_SECONDS, full_seconds: float = FULL_SECONDS, growth: float = GROWTH
+) -> threading.Event:
     """Start the freezing in a daemon thread (the collector is process-wide, so a thread does);
     set the returned event to stop it."""
     stop = threading.Event()
 
     def run() -> None:
         since_full = 0.0
+        after_full = 0  # objects frozen after the last full collection (none yet: the first is due)
         while not stop.wait(freeze_seconds):
             since_full += freeze_seconds
-            if since_full >= full_seconds:
+            if since_full >= full_seconds and gc.get_freeze_count() >= growth * after_full:
                 since_full = 0.0
                 gc.unfreeze()
                 gc.collect()
+                gc.freeze()
+                after_full = gc.get_freeze_count()
+                continue
             gc.freeze()
 
     threading.Thread(target=run, name="fabula-gc", daemon=True).start()
