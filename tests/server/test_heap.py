@@ -34,18 +34,24 @@ def wait_until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     return condition()
 
 
-@pytest.mark.usefixtures("thawed")
-def test_what_is_alive_is_frozen_out_of_the_collector_s_sight() -> None:
+def frozen_cycle() -> weakref.ref[Node]:
+    """Two nodes left to the freezer (running) until frozen, then made a cycle nothing else holds:
+    only a collection that sees frozen objects reclaims it. A reference to one of them."""
     kept = Node()
     kept.other = Node()
+    time.sleep(0.1)  # (five freezes)
+    assert gc.get_freeze_count() > 0, "nothing was frozen"
+    kept.other.other = kept
+    return weakref.ref(kept)
+
+
+@pytest.mark.usefixtures("thawed")
+def test_what_is_alive_is_frozen_out_of_the_collector_s_sight() -> None:
     stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=60)
     try:
-        assert wait_until(lambda: gc.get_freeze_count() > 0), "nothing was frozen"
-        gone = weakref.ref(kept)
-        kept.other.other = kept  # a cycle among frozen objects…
-        del kept
+        gone = frozen_cycle()
         gc.collect()
-        assert gone() is not None, "…which a collection does not see"
+        assert gone() is not None, "a collection saw the frozen cycle"
     finally:
         stop.set()
     gc.unfreeze()
@@ -55,14 +61,9 @@ def test_what_is_alive_is_frozen_out_of_the_collector_s_sight() -> None:
 
 @pytest.mark.usefixtures("thawed")
 def test_the_periodic_full_collection_reclaims_cycles_among_frozen_objects() -> None:
-    kept = Node()
-    kept.other = Node()
     stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=0.5)
     try:
-        assert wait_until(lambda: gc.get_freeze_count() > 0), "nothing was frozen"
-        gone = weakref.ref(kept)
-        kept.other.other = kept  # frozen, and then a cycle nothing else holds
-        del kept
+        gone = frozen_cycle()
         assert wait_until(lambda: gone() is None), "the frozen cycle was never reclaimed"
     finally:
         stop.set()
@@ -84,13 +85,7 @@ def test_after_a_full_collection_the_next_waits_until_the_frozen_objects_grew_by
     stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=0.1, growth=1.5)
     try:
         time.sleep(0.3)  # the first full collection (due after 0.1 s) is behind us
-        kept = Node()
-        kept.other = Node()
-        assert wait_until(lambda: gc.get_freeze_count() > 0)
-        time.sleep(0.05)  # (frozen)
-        gone = weakref.ref(kept)
-        kept.other.other = kept
-        del kept
+        gone = frozen_cycle()
         time.sleep(0.5)  # five periods: no full collection while nothing grew
         assert gone() is not None, "a full collection came although the heap had not grown"
         grown = [Node() for _ in range(gc.get_freeze_count())]  # twice as many frozen, soon
