@@ -86,7 +86,7 @@ class Watch:
         for stack in samples:
             seen.update(set(stack))
         # the frames of the loop itself and of the server's start say nothing about the stall
-        ignored = ("asyncio", "runners", "cli.py", "serve.py", "__init__.py:run", "fabula:")
+        ignored = ("base_events.py", "events.py", "runners.py", "cli.py", "serve.py", "__init__.py:run", "fabula:")
         frames = [f"{name} ({count})" for name, count in seen.most_common(40) if not name.startswith(ignored)]
         return f"{began:.1f} stall {1000 * longest:.0f} ms, {len(samples)} samples: " + " | ".join(frames[:20])
 
