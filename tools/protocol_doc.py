@@ -46,6 +46,7 @@ from fabula.rules.actions import Action, BlindClue, Tell
 from fabula.rules.errors import RuleCode
 from fabula.rules.views import SeatView
 from fabula.server import app as app_module
+from fabula.server import connections as connections_module
 from fabula.server import protocol, responses, room_settings, snapshots
 from fabula.server import room as room_module
 from fabula.server.app import create_app
@@ -553,8 +554,8 @@ def http_status(code: ErrorCode) -> str:
 
 
 def close_codes() -> list[tuple[int, str]]:
-    """(code, reason) of every close the server makes, from ``fabula.server.app.CLOSE_REASONS``."""
-    return sorted(app_module.CLOSE_REASONS.items())
+    """(code, reason) of every close the server makes, from ``fabula.server.connections.CLOSE_REASONS``."""
+    return sorted(connections_module.CLOSE_REASONS.items())
 
 
 def view_modes() -> dict[str, list[str]]:
@@ -709,7 +710,7 @@ def overview() -> str:
   players (`url`) and whether phones can open it (`reachable`; `problem`: `"loopback_only"` when the
   server listens on this computer only, `"no_network"` when it has no network address).
 - **One WebSocket per seat, at `/ws/{{CODE}}`.** The first message is `hello` with the token (or
-  `token` null to watch as a spectator), within {app_module.HELLO_SECONDS:g} seconds of opening, else the
+  `token` null to watch as a spectator), within {connections_module.HELLO_SECONDS:g} seconds of opening, else the
   server closes the connection. The answer is `welcome`, then a complete `state`. A seat may have
   several connections (a phone and a laptop); each gets everything. Reconnecting is the same `hello`
   on a new connection.

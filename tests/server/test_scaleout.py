@@ -131,6 +131,21 @@ def pair(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFac
 
 
 @pytest.fixture(scope="module")
+def pair_without_relay(
+    postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Deployment]:
+    """Two processes that serve their own clients, sending only their changes to the room's
+    owner (``--relay no``): each applies every entry of the rooms it holds."""
+    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair-without-relay"))
+    try:
+        made.spawn("--relay", "no")
+        made.spawn("--relay", "no")
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture(scope="module")
 def pair_without_owners(
     postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Deployment]:
@@ -191,15 +206,23 @@ GAMES = [
 
 
 @pytest.mark.parametrize(("mode", "people", "bots", "options"), GAMES)
+@pytest.mark.parametrize("relay", [True, False], ids=["relayed", "followed"])
 async def test_a_whole_game_with_the_table_split_between_two_processes(
-    pair: Deployment, mode: str, people: int, bots: int, options: dict[str, Any]
+    request: pytest.FixtureRequest, relay: bool, *, mode: str, people: int, bots: int, options: dict[str, Any]
 ) -> None:
+    pair = cast(Deployment, request.getfixturevalue("pair" if relay else "pair_without_relay"))
     a, b = pair.processes
     followed = [await process.metrics() for process in (a, b)]
     code, _, clients = await seat([a.url, b.url], people, bots=bots, mode=mode, options=options)
     # presence crosses processes: everyone is shown connected, wherever they are connected
     for client in clients:
         await client.wait_state(everyone_connected)
+    if relay:  # the first connection made its process (a) the room's owner; b passes its clients on
+        on_b = len(clients[1::2])
+        connected = [await process.metrics() for process in (a, b)]
+        assert connected[1]["fabula_relayed_connections"] - followed[1]["fabula_relayed_connections"] == on_b
+        assert connected[0]["fabula_hosted_connections"] - followed[0]["fabula_hosted_connections"] == on_b
+        followed = connected  # (b followed the joins made through a before its clients connected)
     if mode == "teams":  # the two people play together, one through each process
         assert (await clients[0].request({"type": "teams", "pairs": [[0, 1]]}))["type"] == "ack"
     assert (await clients[0].request({"type": "start"}))["type"] == "ack"
@@ -227,11 +250,14 @@ async def test_a_whole_game_with_the_table_split_between_two_processes(
     for process, before in zip((a, b), followed, strict=True):
         metrics = await process.metrics()
         applied = metrics["fabula_entries_followed_total"] - before["fabula_entries_followed_total"]
+        if relay:
+            assert applied == 0, "every entry was applied once, by the room's owner"
+            continue
         assert applied > 0, "each applied the other's entries"
         carried += applied - (metrics["fabula_entries_loaded_total"] - before["fabula_entries_loaded_total"])
     # some came with their notice or the owner's answer, not from the store (a hello, someone
     # leaving or a refusal reads the store too, so not all of them need to)
-    assert carried > 0
+    assert carried > 0 or relay
     # the album is the log's: the same through both processes; a link made through one opens on the other
     token = clients[1].token
     assert token is not None
@@ -546,11 +572,14 @@ async def converged(watchers: list[Client], seq: int) -> dict[str, Any]:
     return rooms[0]
 
 
-@pytest.mark.parametrize("owners", [True, False], ids=["owners", "without-owners"])
+@pytest.mark.parametrize("how", ["relayed", "asked", "without-owners"])
 async def test_conflicting_messages_through_both_processes_are_never_applied_twice(
-    request: pytest.FixtureRequest, owners: bool
+    request: pytest.FixtureRequest, how: str
 ) -> None:
-    pair: Deployment = request.getfixturevalue("pair" if owners else "pair_without_owners")
+    """Relayed: b passes its connections on to the room's owner; asked (``--relay no``): b sends
+    its clients' changes to the owner; without owners: both make them, the store decides."""
+    fixture = {"relayed": "pair", "asked": "pair_without_relay", "without-owners": "pair_without_owners"}[how]
+    pair: Deployment = request.getfixturevalue(fixture)
     a, b = pair.processes
     before = [await process.metrics() for process in (a, b)]
     conflicts = [metrics["fabula_store_conflicts_total"] for metrics in before]
@@ -624,7 +653,11 @@ async def test_conflicting_messages_through_both_processes_are_never_applied_twi
         later["fabula_sent_to_owner_total"] - then["fabula_sent_to_owner_total"]
         for then, later in zip(before, after, strict=True)
     )
-    if owners:  # one process made every change: the other sent its clients' to it
+    if how == "relayed":  # one process made every change: the other passed its clients on to it
+        assert after[1]["fabula_relayed_connections"] == before[1]["fabula_relayed_connections"] + 4
+        assert sent == 0
+        assert collided == 0, "an owner's appends never collide"
+    elif how == "asked":  # one process made every change: the other sent its clients' to it
         assert sent >= step, "every change through the other process went to the room's owner"
         assert collided == 0, "an owner's appends never collide"
     else:

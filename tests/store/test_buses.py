@@ -15,7 +15,7 @@ import msgspec
 import pytest
 from redis.asyncio import Redis
 
-from fabula.store import RESYNC, LocalBus, Notice, RedisBus, RedisLease, Subscription
+from fabula.store import HEARD, RESYNC, Bus, LocalBus, Notice, RedisBus, RedisLease, Subscription
 from fabula.store.bus import CARRIED_BYTES, channel_name, parse_message
 
 from ..services import PrivateRedis
@@ -40,6 +40,14 @@ async def until(subscription: Subscription, last: dict[str, int], timeout: float
     return got
 
 
+async def hear(bus: Bus, subscription: Subscription, *rooms: str) -> None:
+    """``bus`` hears ``rooms`` (a Redis bus once Redis says so: a `HEARD` notice of each)."""
+    for room in rooms:
+        bus.hear(room)
+    if isinstance(bus, RedisBus):
+        assert {await next_notice(subscription) for _ in rooms} == {Notice(room, HEARD) for room in rooms}
+
+
 async def nothing_arrives(subscription: Subscription, within: float = 0.3) -> None:
     with pytest.raises(TimeoutError):
         await next_notice(subscription, within)
@@ -51,6 +59,8 @@ async def nothing_arrives(subscription: Subscription, within: float = 0.3) -> No
 async def test_a_notice_published_by_one_process_reaches_the_others(bus_backend: BusBackend) -> None:
     first, second = await bus_backend.bus(), await bus_backend.bus()
     with first.subscribe() as mine, second.subscribe() as theirs:
+        await hear(first, mine, "FGHJK")
+        await hear(second, theirs, "ABCDE")
         first.publish("ABCDE", 3)
         assert await next_notice(theirs) == Notice("ABCDE", 3)
         if bus_backend.name == "local":  # one bus in one process: every subscription hears all
@@ -73,6 +83,10 @@ async def test_an_earlier_version_s_text_notice_is_understood_and_only_the_own_a
 async def test_every_subscription_gets_every_notice(bus_backend: BusBackend) -> None:
     publisher, listener = await bus_backend.bus(), await bus_backend.bus()
     subscriptions = [listener.subscribe() for _ in range(3)]
+    listener.hear("ABCDE")
+    if isinstance(listener, RedisBus):
+        for subscription in subscriptions:
+            assert await next_notice(subscription) == Notice("ABCDE", HEARD)
     for seq in range(5):
         publisher.publish("ABCDE", seq)
         await publisher.flush()
@@ -84,6 +98,7 @@ async def test_every_subscription_gets_every_notice(bus_backend: BusBackend) -> 
 async def test_notices_of_a_room_arrive_in_order(bus_backend: BusBackend) -> None:
     publisher, listener = await bus_backend.bus(), await bus_backend.bus()
     with listener.subscribe() as subscription:
+        await hear(listener, subscription, "ROOMA", "ROOMB")
         # one at a time, as a room's writer publishes after each append: each one arrives
         for seq in range(30):
             publisher.publish("ROOMA", seq)
@@ -111,6 +126,10 @@ async def test_notices_of_a_room_arrive_in_order(bus_backend: BusBackend) -> Non
 async def test_a_closed_subscription_stops_receiving(bus_backend: BusBackend) -> None:
     publisher, listener = await bus_backend.bus(), await bus_backend.bus()
     leaving, staying = listener.subscribe(), listener.subscribe()
+    listener.hear("ABCDE")
+    if isinstance(listener, RedisBus):
+        for subscription in (leaving, staying):
+            assert await next_notice(subscription) == Notice("ABCDE", HEARD)
     publisher.publish("ABCDE", 0)
     assert await next_notice(leaving) == Notice("ABCDE", 0)
     leaving.close()
@@ -202,12 +221,42 @@ async def test_a_lease_needs_a_positive_ttl(bus_backend: BusBackend) -> None:
 # ---------------------------------------------------------------------- Redis only
 
 
+async def test_a_process_hears_only_the_rooms_it_holds(redis_url: str) -> None:
+    """A room's notices go to the processes that hear it (hold it), no others: a process that
+    holds none of a busy room's state pays nothing for its notices."""
+    namespace = unique_name("fabula-test")
+    publisher, listener = await RedisBus.connect(redis_url, namespace), await RedisBus.connect(redis_url, namespace)
+    try:
+        with listener.subscribe() as subscription:
+            publisher.publish("UNHRD", 0)
+            await publisher.flush()
+            await nothing_arrives(subscription)
+            await hear(listener, subscription, "HEARD", "OTHER")
+            for seq in range(3):
+                publisher.publish("UNHRD", seq + 1)
+                publisher.publish("HEARD", seq)
+                await publisher.flush()
+            assert await until(subscription, {"HEARD": 2}) == [Notice("HEARD", seq) for seq in range(3)]
+            listener.unhear("HEARD")
+            listener.unhear("HEARD")  # (twice: harmless)
+            await asyncio.sleep(0.2)  # (Redis is told in a moment)
+            publisher.publish("HEARD", 3)
+            publisher.publish("OTHER", 0)
+            await publisher.flush()
+            assert await next_notice(subscription) == Notice("OTHER", 0)
+            await nothing_arrives(subscription)
+    finally:
+        await publisher.close()
+        await listener.close()
+
+
 async def test_namespaces_do_not_hear_each_other(redis_url: str) -> None:
     ours, theirs = unique_name("fabula-test"), unique_name("fabula-test")
     a, b = await RedisBus.connect(redis_url, ours), await RedisBus.connect(redis_url, theirs)
     lease_a, lease_b = a.lease(), b.lease()
     try:
         with b.subscribe() as subscription:
+            await hear(b, subscription, "ABCDE")
             a.publish("ABCDE", 0)
             await a.flush()
             await nothing_arrives(subscription)
@@ -264,6 +313,7 @@ async def test_the_bus_comes_back_after_redis_restarts(
 ) -> None:
     publisher, listener = two_buses
     with listener.subscribe() as subscription:
+        await hear(listener, subscription, "ABCDE")
         publisher.publish("ABCDE", 0)
         assert await next_notice(subscription) == Notice("ABCDE", 0)
 
@@ -278,14 +328,15 @@ async def test_the_bus_comes_back_after_redis_restarts(
         got = [await next_notice(subscription, timeout=15)]
         while got[-1] != RESYNC:
             got.append(await next_notice(subscription, timeout=15))
-        assert set(got) <= {RESYNC, Notice("ABCDE", 1)}
+        # (the room is heard again too: said before or after the resync)
+        assert set(got) <= {RESYNC, Notice("ABCDE", 1), Notice("ABCDE", HEARD)}
         assert listener.connected
         assert listener.reconnections == 1
         await asyncio.wait_for(publisher.flush(), 15)
 
         publisher.publish("ABCDE", 2)
         while (notice := await next_notice(subscription, timeout=15)) != Notice("ABCDE", 2):
-            assert notice == Notice("ABCDE", 1)
+            assert notice in {Notice("ABCDE", 1), Notice("ABCDE", HEARD)}
 
 
 async def test_a_redis_lease_lives_through_a_dead_holder(private_redis: PrivateRedis) -> None:
@@ -306,6 +357,7 @@ async def test_a_notice_carries_its_room_s_newest_entries_and_a_burst_carries_th
 ) -> None:
     publisher, listener = await bus_backend.bus(), await bus_backend.bus()
     with listener.subscribe() as subscription:
+        await hear(listener, subscription, "ABCDE")
         publisher.publish("ABCDE", 2, [b"e1", b"e2"])
         assert await next_notice(subscription) == Notice("ABCDE", 2, (b"e1", b"e2"))
         # published faster than sent: the room's entries since the last message go together

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -50,11 +51,12 @@ from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.rules import CLUE_MAX, MODES, RulesError, Ruleset
+from fabula.store.owners import Line
 from fabula.store.pictures import PictureStore, deck_of_card
 
 from .backends import describe, open_backends
 from .config import Config
-from .connections import Connection, TokenBucket
+from .connections import CLOSE_BAD_ORIGIN, CLOSE_REASONS, CLOSE_RECONNECT, CLOSE_TOO_MANY, Connection, TokenBucket
 from .deck_sharing import DeckSharing
 from .entries import TIMER_RANGE
 from .errors import RoomCode
@@ -73,20 +75,6 @@ log = logging.getLogger("fabula.server")
 
 #: The largest HTTP request body read (room settings, a name).
 BODY_MAX = 16_384
-#: Seconds a new connection has to say hello.
-HELLO_SECONDS = 15.0
-
-#: Why the server closes a WebSocket: close code → reason (also sent as the close reason).
-CLOSE_BAD_ORIGIN = 4403
-CLOSE_NO_ROOM = 4404
-CLOSE_NO_HELLO = 4408
-CLOSE_TOO_MANY = 4429
-CLOSE_REASONS = {
-    CLOSE_BAD_ORIGIN: "origin not allowed",
-    CLOSE_NO_ROOM: "no such room",
-    CLOSE_NO_HELLO: "no hello in time",
-    CLOSE_TOO_MANY: "too many connections from this address",
-}
 
 
 class HttpCode(ErrorCode):
@@ -383,10 +371,15 @@ def create_app(
         )
         connection.code = websocket.path_params["code"].upper()
         await websocket.accept()
+        relaying = Relaying(connection)
+        line = await service.relay(connection, relaying)
+        if line is not None:
+            await _relay(websocket, connection, service, relaying, line)
+            return
         sender = asyncio.create_task(_send_forever(websocket, connection))
         closing: int | None = None
         try:
-            closing = await _receive_forever(websocket, connection, service)
+            closing = await service.converse(connection, functools.partial(_receive, websocket))
         except WebSocketDisconnect:
             pass
         finally:
@@ -446,26 +439,68 @@ async def _send_forever(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(data.decode())
 
 
-async def _receive_forever(websocket: WebSocket, connection: Connection, service: RoomService) -> int | None:
-    """Hand every message to the service until the client leaves (None) or the connection must
-    be closed (its close code)."""
-    hello_by = asyncio.get_running_loop().time() + HELLO_SECONDS
-    while True:
-        if connection.greeted:
+async def _receive(websocket: WebSocket) -> bytes | str | None:
+    """The client's next message; None once it has left."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    data: bytes | str | None = message.get("text")
+    return data if data is not None else message.get("bytes") or b""
+
+
+#: what a relayed connection's outbox holds last, once the owner closed it (`Relaying`)
+_SHUT = b"(shut)"  # (compared by identity: a message that came in is never this object)
+
+
+class Relaying:
+    """This process's end of a connection it relays to its room's owner (`RoomService.relay`):
+    what the owner sends goes into the connection's outbox, then, once the owner closes it (or
+    is gone), the close."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.closing = CLOSE_RECONNECT
+
+    def received(self, data: bytes, state: bool) -> None:
+        self.connection.outbox.put(data, is_state=state)
+
+    def ended(self, code: int | None) -> None:
+        self.closing = CLOSE_RECONNECT if code is None else code
+        self.connection.outbox.put(_SHUT)
+
+
+async def _relay(
+    websocket: WebSocket, connection: Connection, service: RoomService, relaying: Relaying, line: Line
+) -> None:
+    """Pass a client connection on to its room's owner until either side closes it."""
+    sender = asyncio.create_task(_send_relayed(websocket, connection, relaying))
+    # the owner refuses what is over its limit by the first bytes alone: a peer link never
+    # carries more than that
+    limit = service.config.max_message_bytes + 1
+    try:
+        while True:
             message = await websocket.receive()
-        else:
-            try:
-                message = await asyncio.wait_for(websocket.receive(), hello_by - asyncio.get_running_loop().time())
-            except TimeoutError:
-                return CLOSE_NO_HELLO
-        if message["type"] == "websocket.disconnect":
-            return None
-        data = message.get("text")
-        if data is None:
-            data = message.get("bytes") or b""
-        await service.handle(connection, data)
-        if not connection.greeted and connection.code not in service.rooms.held:
-            return CLOSE_NO_ROOM
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            data = text.encode() if text is not None else message.get("bytes") or b""
+            line.inbound(data[:limit])
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.unrelay(line)
+        service.release(connection)
+        if not sender.done():
+            sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_relayed(websocket: WebSocket, connection: Connection, relaying: Relaying) -> None:
+    while (data := await connection.outbox.get()) is not _SHUT:
+        await websocket.send_text(data.decode())
+    code = relaying.closing
+    await websocket.close(code=code, reason=CLOSE_REASONS.get(code, ""))
 
 
 __all__ = ["create_app"]

@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable
 
 from fabula.rules import RulesError
-from fabula.store import Lease, RedisPresence, Seen, StoredEntry, Subscription
+from fabula.store import HEARD, Lease, RedisPresence, Seen, StoredEntry, Subscription
 
 from .config import Config
 from .errors import RoomCode
@@ -92,6 +92,11 @@ class Cluster:
                     self.follow(held, held.room.seq)
                 continue
             live = rooms.get(notice.room)
+            if live is not None and notice.seq == HEARD:
+                # its notices reach this process now: what was stored since it was loaded here
+                # and before may have gone unheard
+                self.follow(live, live.room.seq)
+                continue
             # stale notices name a seq this process has already
             if live is None or notice.seq < live.room.seq:
                 continue

@@ -51,6 +51,14 @@ class Config:
             "the database settles collisions (slower when a room's players are spread over processes)"
         },
     )
+    relay: bool = field(
+        default=True,
+        metadata={
+            "help": "with room owners: a client connection to a room another process owns is passed on whole "
+            "to that process, so that each room is served by one process; off: each process serves its own "
+            "clients and sends only their changes to the owner (every process then applies every entry)"
+        },
+    )
     peer_host: str = field(
         default="127.0.0.1",
         metadata={

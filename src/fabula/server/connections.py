@@ -16,6 +16,24 @@ from dataclasses import dataclass, field
 from . import protocol as p
 from .metrics import Metrics
 
+#: Seconds a new connection has to say hello.
+HELLO_SECONDS = 15.0
+
+#: Why the server closes a WebSocket: close code → reason (also sent as the close reason).
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_NO_ROOM = 4404
+CLOSE_NO_HELLO = 4408
+CLOSE_TOO_MANY = 4429
+#: (WebSocket's "service restart") the process that served the room is gone: connect again
+CLOSE_RECONNECT = 1012
+CLOSE_REASONS = {
+    CLOSE_BAD_ORIGIN: "origin not allowed",
+    CLOSE_NO_ROOM: "no such room",
+    CLOSE_NO_HELLO: "no hello in time",
+    CLOSE_TOO_MANY: "too many connections from this address",
+    CLOSE_RECONNECT: "the room moved to another server process; connect again",
+}
+
 
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once."""

@@ -46,6 +46,16 @@ class Metrics:
             "Client changes made here because their room's owner could not be asked (gone, Redis away, too slow)",
             registry=registry,
         )
+        self.relayed = Gauge(
+            "fabula_relayed_connections",
+            "Client connections this process passes on whole to their room's owner (another process)",
+            registry=registry,
+        )
+        self.hosted = Gauge(
+            "fabula_hosted_connections",
+            "Client connections other processes pass on to this one, their room's owner",
+            registry=registry,
+        )
         self.scheduled_elsewhere = Counter(
             "fabula_scheduled_elsewhere",
             "Due timer, bot or hand-off entries left to another process that held the lease",

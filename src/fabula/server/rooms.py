@@ -159,6 +159,7 @@ class Rooms:
 
     def hold(self, live: LiveRoom) -> None:
         self.held[live.room.code] = live
+        self.bus.hear(live.room.code)
         self.metrics.rooms.set(len(self.held))
 
     def unload(self, code: str) -> None:
@@ -166,6 +167,7 @@ class Rooms:
         live = self.held.pop(code, None)
         if live is None:
             return
+        self.bus.unhear(code)
         self.metrics.rooms.set(len(self.held))
         if live.lock.locked():
             # In the middle of storing an entry: cancelled now, it might be stored and never

@@ -18,7 +18,7 @@ import functools
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -28,7 +28,7 @@ from fabula.errors import CommonCode, ErrorCode
 from fabula.rules import RulesError
 from fabula.rules.errors import RuleCode
 from fabula.store import StoredEntry
-from fabula.store.owners import Answer, Ask
+from fabula.store.owners import Answer, Ask, Line, Peer
 from fabula.story import Album
 
 from . import commands
@@ -37,7 +37,7 @@ from .autoplay import AutoPlayers
 from .backends import Backends
 from .cluster import Cluster
 from .config import Config
-from .connections import Admission, Connection
+from .connections import CLOSE_NO_HELLO, CLOSE_NO_ROOM, HELLO_SECONDS, Admission, Connection, Outbox, TokenBucket
 from .entries import Acted, AnyEntry, Ended, Joined, Returned, RoomSettings, Started
 from .errors import RoomCode, RoomError
 from .fanout import FanOut
@@ -107,6 +107,8 @@ class RoomService:
         self.cluster: Cluster | None = None
         self.backends: Backends | None = None
         self._sweeping: asyncio.Task[None] | None = None
+        #: the tasks serving the connections other processes relay here
+        self._hosted: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -131,7 +133,7 @@ class RoomService:
         await self.autoplay.recall()  # before the rooms: a finished game kept already is not learned twice
         if backends.owners is not None:
             backends.owners.holds = self.rooms.held.__contains__
-            await backends.owners.start(self._asked)
+            await backends.owners.start(self._asked, self._host if self.config.relay else None)
         if backends.presence is not None:
             self.cluster = Cluster(
                 self.rooms, backends.presence, self.config, clock, backends.lease, hears=lambda: backends.bus_connected
@@ -189,7 +191,7 @@ class RoomService:
     async def stop(self) -> None:
         if self.cluster is not None:
             await self.cluster.stop()
-        tasks = [self._sweeping]
+        tasks = [self._sweeping, *self._hosted]
         for live in self.rooms.held.values():
             tasks += [live.scheduler, live.follower]
         for task in tasks:
@@ -215,9 +217,10 @@ class RoomService:
         """Count a new connection from ``address``; False if it already holds too many."""
         return self.admission.admit(address)
 
-    def release(self, connection: Connection) -> None:
-        """Forget a closed connection."""
-        self.admission.release(connection.address)
+    def release(self, connection: Connection, *, admitted: bool = True) -> None:
+        """Forget a closed connection (``admitted``: counted against its address here)."""
+        if admitted:
+            self.admission.release(connection.address)
         connection.close()
         live = None if connection.code is None else self.rooms.held.get(connection.code)
         if live is None:
@@ -226,6 +229,64 @@ class RoomService:
             self.rooms.refreshed(live)  # the others see the rabbit go grey
         if self.cluster is not None and connection.greeted:
             self.cluster.changed_here(live.room.code)
+
+    async def converse(
+        self, connection: Connection, receive: Callable[[], Awaitable[bytes | str | None]]
+    ) -> int | None:
+        """Answer every message ``receive`` brings from ``connection``'s client until it leaves
+        (None), or until the connection must be closed: its close code."""
+        loop = asyncio.get_running_loop()
+        hello_by = loop.time() + HELLO_SECONDS
+        while True:
+            if connection.greeted:
+                data = await receive()
+            else:
+                try:
+                    data = await asyncio.wait_for(receive(), hello_by - loop.time())
+                except TimeoutError:
+                    return CLOSE_NO_HELLO
+            if data is None:
+                return None
+            await self.handle(connection, data)
+            if not connection.greeted and connection.code not in self.rooms.held:
+                return CLOSE_NO_ROOM
+
+    # ------------------------------------------------------------------ relayed connections
+
+    async def relay(self, connection: Connection, end: Peer) -> Line | None:
+        """Relay ``connection`` (not greeted yet) to its room's owner if another process owns
+        the room (``end`` hears the owner): the line to send its client's messages on. None:
+        serve it here (this process owns the room now, or the owner cannot take it)."""
+        owners = None if self.backends is None else self.backends.owners
+        code = connection.code
+        if owners is None or not self.config.relay or code is None:
+            return None
+        owner = await owners.owner(code)
+        if owner is None or owner == owners.me:
+            return None
+        line = await owners.relay(owner, code, connection.address, end)
+        if line is None:
+            return None
+        self.metrics.relayed.set(owners.relayed)
+        held = self.rooms.held.get(code)
+        if held is not None and not held.presence.connections:
+            # held for an HTTP request (a join) only: following it would apply every entry again
+            self.rooms.unload(code)
+        return line
+
+    def unrelay(self, line: Line) -> None:
+        """A relayed connection's client left."""
+        owners = None if self.backends is None else self.backends.owners
+        if owners is not None:
+            owners.unrelay(line)
+            self.metrics.relayed.set(owners.relayed)
+
+    def _host(self, code: str, address: str, line: Line) -> Peer:
+        """A connection to room ``code`` that another process relays to this one, the owner."""
+        hosted = Hosted(self, code, address, line)
+        self._hosted.add(hosted.serving)
+        hosted.serving.add_done_callback(self._hosted.discard)
+        return hosted
 
     async def handle(self, connection: Connection, data: bytes | str) -> None:
         """Answer one message; never raises for anything the client sent."""
@@ -389,6 +450,57 @@ class RoomService:
             log.info("return not logged", extra={"room": live.room.code, "code": error.code})
             return False
         return True
+
+
+class LineOutbox(Outbox):
+    """A relayed connection's outbox at its room's owner: each message goes onto the peer link
+    at once (the relaying process's outbox for the client keeps only the newest unsent state)."""
+
+    def __init__(self, line: Line) -> None:
+        super().__init__()
+        self.line = line
+
+    def put(self, data: bytes, *, is_state: bool = False) -> None:
+        if not self.closed:
+            self.line.outbound(data, is_state)
+
+
+class Hosted:
+    """The owner's end of a connection another process relays to it: served exactly as one of
+    this process's own (`RoomService.converse`), its messages in the order they came."""
+
+    def __init__(self, service: RoomService, code: str, address: str, line: Line) -> None:
+        config = service.config
+        self.connection = Connection(
+            address,
+            TokenBucket(config.messages_per_second, config.message_burst),
+            TokenBucket(config.chat_messages_per_second, config.chat_burst),
+            outbox=LineOutbox(line),
+        )
+        self.connection.code = code
+        self.service, self.line = service, line
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.serving = asyncio.create_task(self._serve(), name=f"relayed connection {code}")
+        service.metrics.hosted.inc()
+
+    def received(self, data: bytes, state: bool) -> None:
+        del state  # (only the owner sends states)
+        self._inbox.put_nowait(data)
+
+    def ended(self, code: int | None) -> None:
+        del code
+        self._inbox.put_nowait(None)
+
+    async def _serve(self) -> None:
+        closing = None
+        try:
+            closing = await self.service.converse(self.connection, self._inbox.get)
+        finally:
+            self.service.release(self.connection, admitted=False)
+            self.service.metrics.hosted.dec()
+            owners = self.service.backends.owners if self.service.backends is not None else None
+            if owners is not None:
+                owners.unhost(self.line, closing)
 
 
 def album_for(room: Room, member: int | None, number: int | None) -> Album | None:

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import msgspec
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import EqualJitterBackoff
 from redis.driver_info import DriverInfo
@@ -108,6 +109,9 @@ class Notice:
 
 #: The bus was disconnected and notices may have been lost: re-check every room held.
 RESYNC = Notice(None, -1)
+#: ``Notice(room, HEARD)``: the room's notices reach this process from now on (`Bus.hear`) —
+#: any entry stored before may have been announced unheard: check the room against the store.
+HEARD = -1
 
 
 class Subscription:
@@ -166,8 +170,17 @@ class Bus(Protocol):
         ...
 
     def subscribe(self) -> Subscription:
-        """A new subscription to every notice published from now on (on `RedisBus`, by the other
-        processes: its own are not delivered back)."""
+        """A new subscription to every notice published from now on of the rooms this process
+        hears (on `RedisBus`, by the other processes: its own are not delivered back)."""
+        ...
+
+    def hear(self, room: str) -> None:
+        """Deliver ``room``'s notices from now on — once that holds, a `HEARD` notice of it
+        (on `LocalBus` every room is heard, and no such notice comes)."""
+        ...
+
+    def unhear(self, room: str) -> None:
+        """Stop delivering ``room``'s notices (the process let go of it)."""
         ...
 
     async def flush(self) -> None:
@@ -209,6 +222,12 @@ class LocalBus(_Fanout):
     def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
         self._deliver(Notice(room, seq, tuple(entries)))
 
+    def hear(self, room: str) -> None:
+        del room  # (every room is)
+
+    def unhear(self, room: str) -> None:
+        del room
+
     async def flush(self) -> None:
         return
 
@@ -219,6 +238,11 @@ class LocalBus(_Fanout):
 def channel_name(namespace: str) -> str:
     """The Redis channel of a server namespace: every process of one deployment uses the same."""
     return f"{namespace}:rooms"
+
+
+def room_channel(namespace: str, room: str) -> str:
+    """The Redis channel of room ``room``'s notices: only the processes holding it listen."""
+    return f"{namespace}:room:{room}"
 
 
 #: Entries a notice carries at most, in bytes (a room's newest entries are a few hundred bytes
@@ -263,12 +287,22 @@ class RedisBus(_Fanout):
     while the previous batch was in flight, so a publish never waits for Redis."""
 
     def __init__(
-        self, redis: Redis, namespace: str, *, min_delay: float = 0.05, max_delay: float = 2.0, poll: float = 0.25
+        self,
+        redis: Redis,
+        namespace: str,
+        *,
+        every_room: bool = False,
+        min_delay: float = 0.05,
+        max_delay: float = 2.0,
+        poll: float = 0.25,
     ) -> None:
         """Use ``redis`` (closed with the bus); `connect` makes it and starts the bus."""
         super().__init__()
         self.redis = redis
         self.namespace = namespace
+        #: every notice to every process, on the namespace's channel (for rare notices, whose
+        #: readers hold no particular rooms: presence)
+        self.every_room = every_room
         self.channel = channel_name(namespace)
         self.connected = False  # the subscriber connection is subscribed right now
         self.reconnections = 0
@@ -283,14 +317,28 @@ class RedisBus(_Fanout):
         self._subscribed = asyncio.Event()
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        #: the rooms whose notices this process hears, and the subscriber connection (once subscribed)
+        self._rooms: set[str] = set()
+        self._pubsub: PubSub | None = None
+        #: rooms heard or unheard since the subscriber connection last said so to Redis
+        self._changed: set[str] = set()
+        self._change = asyncio.Event()
+        self._room_prefix = room_channel(namespace, "").encode()
 
     @classmethod
     async def connect(
-        cls, url: str, namespace: str = "fabula", *, timeout: float = 5.0, health_check_interval: int = 5
+        cls,
+        url: str,
+        namespace: str = "fabula",
+        *,
+        every_room: bool = False,
+        timeout: float = 5.0,
+        health_check_interval: int = 5,
     ) -> RedisBus:
         """Connect to ``url`` (``redis://host:port/db``), subscribe to the namespace's channel
-        and start publishing. Raises `redis.exceptions.RedisError` (or `TimeoutError`) if Redis
-        cannot be reached within ``timeout`` seconds."""
+        and start publishing (``every_room``: every notice to every process, see `RedisBus`).
+        Raises `redis.exceptions.RedisError` (or `TimeoutError`) if Redis cannot be reached
+        within ``timeout`` seconds."""
         redis = redis_client(
             url,
             timeout=timeout,
@@ -298,7 +346,7 @@ class RedisBus(_Fanout):
             health_check_interval=health_check_interval,
             client_name=f"fabula-bus-{secrets.token_hex(4)}",
         )
-        bus = cls(redis, namespace)
+        bus = cls(redis, namespace, every_room=every_room)
         try:
             await asyncio.wait_for(redis.ping(), timeout)
             bus._start()
@@ -312,6 +360,7 @@ class RedisBus(_Fanout):
         self._tasks = [
             asyncio.create_task(self._listen_forever(), name=f"redis bus listener {self.channel}"),
             asyncio.create_task(self._publish_forever(), name=f"redis bus publisher {self.channel}"),
+            asyncio.create_task(self._subscribe_forever(), name=f"redis bus rooms heard {self.channel}"),
         ]
 
     def lease(self) -> RedisLease:
@@ -347,7 +396,7 @@ class RedisBus(_Fanout):
             batch, self._pending = self._pending, {}
             if batch:
                 try:
-                    await self.redis.publish(self.channel, _encode_batch(_Batch(self.origin, batch)))
+                    await self._send(batch)
                 except (RedisError, OSError) as error:
                     log.warning("redis bus: publish failed, retrying", extra={"error": str(error)})
                     for room, (seq, _) in batch.items():  # kept (without the entries: loaded instead)
@@ -361,7 +410,53 @@ class RedisBus(_Fanout):
             if not self._pending:
                 self._idle.set()
 
+    async def _send(self, batch: dict[str, tuple[int, list[bytes]]]) -> None:
+        """One message on the namespace's channel (`every_room`), else one on each room's, all
+        in one round trip."""
+        if self.every_room:
+            await self.redis.publish(self.channel, _encode_batch(_Batch(self.origin, batch)))
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room, notice in batch.items():
+                pipe.publish(room_channel(self.namespace, room), _encode_batch(_Batch(self.origin, {room: notice})))
+            await pipe.execute()
+
     # ------------------------------------------------------------------ receiving
+
+    def hear(self, room: str) -> None:
+        if self.every_room:
+            self._deliver(Notice(room, HEARD))  # (as heard as it will ever be)
+            return
+        if room not in self._rooms:
+            self._rooms.add(room)
+            self._changed.add(room)
+            self._change.set()
+
+    def unhear(self, room: str) -> None:
+        if room in self._rooms:  # (never, with every_room)
+            self._rooms.discard(room)
+            self._changed.add(room)
+            self._change.set()
+
+    async def _subscribe_forever(self) -> None:
+        """Tell Redis which rooms this process hears now, whenever that changed (one command for
+        all the changes since the last; in one task, so that they reach Redis in order)."""
+        while True:
+            await self._change.wait()
+            self._change.clear()
+            pubsub = self._pubsub
+            if pubsub is None:  # (the listener subscribes to every room heard once it is back)
+                continue
+            changed, self._changed = self._changed, set()
+            heard = [room_channel(self.namespace, room) for room in changed if room in self._rooms]
+            unheard = [room_channel(self.namespace, room) for room in changed if room not in self._rooms]
+            try:
+                if heard:
+                    await pubsub.subscribe(*heard)
+                if unheard:
+                    await pubsub.unsubscribe(*unheard)
+            except (RedisError, OSError) as error:  # the listener reconnects, and subscribes again
+                log.info("redis bus: rooms not heard yet", extra={"error": str(error)})
 
     async def _listen_forever(self) -> None:
         delay = self._min_delay
@@ -369,7 +464,10 @@ class RedisBus(_Fanout):
         while not self._closed:
             pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(self.channel)
+                self._changed.clear()  # (every room heard now is subscribed to now; later changes follow)
+                await pubsub.subscribe(self.channel, *(room_channel(self.namespace, room) for room in self._rooms))
+                self._pubsub = pubsub
+                self._change.set()
                 while not self._closed:  # a read returns within `poll` seconds: close() needs no cancel
                     message = await pubsub.get_message(timeout=self._poll)
                     if message is None:
@@ -382,7 +480,12 @@ class RedisBus(_Fanout):
                             log.warning("redis bus: malformed message", extra={"data": repr(message["data"][:80])})
                         for notice in notices or ():
                             self._deliver(notice)
-                    elif kind == "subscribe":  # also after redis-py reconnected by itself
+                    elif kind == "subscribe" and message["channel"].startswith(self._room_prefix):
+                        room = message["channel"][len(self._room_prefix) :].decode()
+                        if room in self._rooms:
+                            self._deliver(Notice(room, HEARD))
+                    elif kind == "subscribe" and message["channel"] == self.channel.encode():
+                        # (also after redis-py reconnected by itself)
                         self.connected = True
                         delay = self._min_delay
                         if subscribed_before:
@@ -396,6 +499,7 @@ class RedisBus(_Fanout):
                     log.warning("redis bus: disconnected, reconnecting", extra={"error": str(error)})
                 self.connected = False
             finally:
+                self._pubsub = None
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             with contextlib.suppress(TimeoutError):
@@ -411,11 +515,12 @@ class RedisBus(_Fanout):
                 await asyncio.wait_for(self.flush(), timeout)
         self._close_subscriptions()  # also tells the listener to stop after its current read
         self._stop.set()
-        listener, publisher = self._tasks or (None, None)
+        listener, publisher, subscriber = self._tasks or (None, None, None)
         self._tasks = []
-        if publisher is not None:
-            publisher.cancel()
-            await asyncio.wait([publisher], timeout=1.0)
+        for task in (publisher, subscriber):
+            if task is not None:
+                task.cancel()
+                await asyncio.wait([task], timeout=1.0)
         if listener is not None:
             await asyncio.wait([listener], timeout=self._poll + 1.0)
             if not listener.done():  # pragma: no cover - a read that outlived its own timeout

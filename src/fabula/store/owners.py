@@ -38,7 +38,8 @@ import secrets
 import struct
 import time
 from collections.abc import Awaitable, Callable
-from typing import cast
+from dataclasses import dataclass
+from typing import Protocol, cast
 
 import msgspec
 from redis.asyncio import Redis
@@ -103,7 +104,49 @@ class Answer(msgspec.Struct, frozen=True, tag="answer"):
     moved: str | None = None
 
 
-_Frame = Hello | Ask | Answer
+class Open(msgspec.Struct, frozen=True, tag="open"):
+    """A client connection to room ``code``, relayed whole to the room's owner by the process it
+    reached (``address``: the client's, for the owner's logs). The owner answers `Shut` if it
+    does not own the room, else takes the connection as its own; the relaying process forwards
+    nothing before (`Accepted`)."""
+
+    session: int
+    code: str
+    address: str
+
+
+class Accepted(msgspec.Struct, frozen=True, tag="accepted"):
+    """The owner serves relayed connection ``session`` from now on."""
+
+    session: int
+
+
+class Inbound(msgspec.Struct, frozen=True, tag="in"):
+    """A message from a relayed connection's client, as it came."""
+
+    session: int
+    data: bytes
+
+
+class Outbound(msgspec.Struct, frozen=True, tag="out"):
+    """A message for a relayed connection's client; ``state``: a room state, which replaces an
+    unsent older one in the client's outbox."""
+
+    session: int
+    data: bytes
+    state: bool = False
+
+
+class Shut(msgspec.Struct, frozen=True, tag="shut"):
+    """A relayed connection ends: its client left (to the owner), or the owner closes it with
+    WebSocket close ``code`` (None: no particular reason), or does not own the room (``moved``)."""
+
+    session: int
+    code: int | None = None
+    moved: bool = False
+
+
+_Frame = Hello | Ask | Answer | Open | Accepted | Inbound | Outbound | Shut
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder(_Frame).decode
 _LENGTH = struct.Struct(">I")
@@ -115,6 +158,9 @@ class PeerLink(asyncio.Protocol):
     def __init__(self, on_frame: Callable[[PeerLink, _Frame], None], on_lost: Callable[[PeerLink], None]) -> None:
         self._on_frame, self._on_lost = on_frame, on_lost
         self._buffer = bytearray()
+        #: frames sent in this turn of the event loop, written together at its end (one system
+        #: call for the states of a whole table, not one a state)
+        self._unwritten: list[bytes] = []
         self.transport: asyncio.Transport | None = None
         #: the other side said the deployment's secret (a served link; an opened one is trusted)
         self.trusted = False
@@ -155,11 +201,50 @@ class PeerLink(asyncio.Protocol):
     def send(self, frame: _Frame) -> None:
         if self.transport is not None and not self.transport.is_closing():
             data = _encode(frame)
-            self.transport.write(_LENGTH.pack(len(data)) + data)
+            if not self._unwritten:
+                asyncio.get_running_loop().call_soon(self._write)
+            self._unwritten += (_LENGTH.pack(len(data)), data)
+
+    def _write(self) -> None:
+        unwritten, self._unwritten = self._unwritten, []
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"".join(unwritten))
 
     def close(self) -> None:
         if self.transport is not None:
             self.transport.close()
+
+
+class Peer(Protocol):
+    """One end of a relayed connection: what hears of the traffic from the other end."""
+
+    def received(self, data: bytes, state: bool) -> None:
+        """A message from the other end (``state``: a room state, from the owner)."""
+
+    def ended(self, code: int | None) -> None:
+        """The other end closed the connection (with WebSocket close ``code``), or the link broke
+        (None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A relayed connection as either end sends on it: its link and session number."""
+
+    link: PeerLink
+    session: int
+
+    def inbound(self, data: bytes) -> None:
+        self.link.send(Inbound(self.session, data))
+
+    def outbound(self, data: bytes, state: bool) -> None:
+        self.link.send(Outbound(self.session, data, state))
+
+    def shut(self, code: int | None = None) -> None:
+        self.link.send(Shut(self.session, code))
+
+
+#: What the owner does with a connection relayed to it: the end that hears its client (None: refused).
+Host = Callable[[str, str, Line], Peer | None]
 
 
 class RoomOwners:
@@ -185,6 +270,13 @@ class RoomOwners:
         self._clear_if = redis.register_script(CLEAR_IF_HOLDER)
         self._renew = redis.register_script(_RENEW)
         self._handle: Callable[[Ask], Awaitable[Answer]] | None = None
+        self._host: Host | None = None
+        #: connections this process relays to their room's owner, by session: the link, this end
+        self._relaying: dict[int, tuple[PeerLink, Peer]] = {}
+        #: relayed connections waiting for the owner to take them (`Accepted`) or not (`Shut`)
+        self._opening: dict[int, asyncio.Future[bool]] = {}
+        #: connections other processes relay to this one, by their link and session
+        self._hosted: dict[tuple[PeerLink, int], Peer] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._working: set[asyncio.Task[None]] = set()
         #: whether this process still holds a room (an owned room it let go of is given up)
@@ -195,10 +287,13 @@ class RoomOwners:
 
     # ------------------------------------------------------------------ life cycle
 
-    async def start(self, handle: Callable[[Ask], Awaitable[Answer]], timeout: float = 5.0) -> None:
-        """Answer the requests other processes send here with ``handle`` (listening for their
-        links), and renew the keys of the rooms owned here."""
-        self._handle = handle
+    async def start(
+        self, handle: Callable[[Ask], Awaitable[Answer]], host: Host | None = None, timeout: float = 5.0
+    ) -> None:
+        """Answer the requests other processes send here with ``handle``, and take the client
+        connections they relay with ``host`` (listening for their links); renew the keys of the
+        rooms owned here."""
+        self._handle, self._host = handle, host
         secret_key = f"{self.namespace}:peers:secret"
         await asyncio.wait_for(self.redis.set(secret_key, secrets.token_hex(16), nx=True), timeout)
         self._secret = _text(await asyncio.wait_for(self.redis.get(secret_key), timeout))
@@ -339,14 +434,30 @@ class RoomOwners:
         return link
 
     def _heard(self, link: PeerLink, frame: _Frame) -> None:
-        """A frame on a link this process opened: an answer."""
-        if isinstance(frame, Answer):
+        """A frame on a link this process opened: an answer, or an owner's traffic for a
+        connection relayed to it."""
+        if isinstance(frame, Outbound):
+            relaying = self._relaying.get(frame.session)
+            if relaying is not None and relaying[0] is link:
+                relaying[1].received(frame.data, frame.state)
+        elif isinstance(frame, Answer):
             waiting = self._answers.get(frame.request)
             if waiting is not None and waiting[0] is link and not waiting[1].done():
                 waiting[1].set_result(frame)
+        elif isinstance(frame, Accepted | Shut):
+            opening = self._opening.pop(frame.session, None)
+            if opening is not None:
+                if not opening.done():
+                    opening.set_result(isinstance(frame, Accepted))
+                return
+            relaying = self._relaying.get(frame.session)
+            if isinstance(frame, Shut) and relaying is not None and relaying[0] is link:
+                del self._relaying[frame.session]
+                relaying[1].ended(frame.code)
 
     def _gone(self, link: PeerLink) -> None:
-        """A link closed: whatever waits for an answer on it gets none."""
+        """A link closed: whatever waits for an answer on it gets none, and the connections
+        relayed over it end."""
         self._served_links.discard(link)
         for owner, known in list(self._links.items()):
             if known is link:
@@ -354,6 +465,59 @@ class RoomOwners:
         for waiting_link, answer in list(self._answers.values()):
             if waiting_link is link and not answer.done():
                 answer.set_result(None)
+        for session, (relayed_over, end) in list(self._relaying.items()):
+            if relayed_over is link:
+                del self._relaying[session]
+                opening = self._opening.pop(session, None)
+                if opening is not None and not opening.done():
+                    opening.set_result(False)
+                else:
+                    end.ended(None)
+        for key in [key for key in self._hosted if key[0] is link]:
+            self._hosted.pop(key).ended(None)
+
+    # ------------------------------------------------------------------ relaying a connection
+
+    async def relay(self, owner: str, code: str, address: str, end: Peer) -> Line | None:
+        """Relay a client connection to room ``code`` to the room's ``owner``: the line to send
+        its client's messages on (``end`` hears the owner's), or None if the owner cannot be
+        reached or does not own the room any more (then serve the connection here)."""
+        link = await self._link(owner)
+        if link is None:  # nobody listens there: its process is gone, the room needs a new owner now
+            await self._forget(code, owner)
+            return None
+        session = next(self._requests)
+        opening: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._opening[session] = opening
+        self._relaying[session] = (link, end)
+        link.send(Open(session, code, address))
+        try:
+            accepted = await asyncio.wait_for(opening, ASK_SECONDS)
+        except TimeoutError:
+            accepted = False
+        finally:
+            self._opening.pop(session, None)
+        if not accepted:
+            self._relaying.pop(session, None)
+            self._known.pop(code, None)  # (whoever owns it now is read again next time)
+            return None
+        return Line(link, session)
+
+    def unrelay(self, line: Line) -> None:
+        """The client of relayed connection ``line`` left: tell the owner."""
+        if self._relaying.pop(line.session, None) is not None:
+            line.shut()
+
+    def unhost(self, line: Line, code: int | None) -> None:
+        """Relayed connection ``line`` ended here, at its owner: its relaying process closes it
+        (with WebSocket close ``code``) unless its client is what ended it."""
+        if self._hosted.pop((line.link, line.session), None) is not None:
+            line.shut(code)
+
+    @property
+    def relayed(self) -> int:
+        """How many client connections this process relays to owners now."""
+        return len(self._relaying)
 
     # ------------------------------------------------------------------ answering
 
@@ -367,10 +531,18 @@ class RoomOwners:
                 self._working.add(task)
                 task.add_done_callback(self._working.discard)
             return
-        if isinstance(frame, Ask):
-            task = asyncio.create_task(self._answer(link, frame))
+        if isinstance(frame, Inbound):
+            hosted = self._hosted.get((link, frame.session))
+            if hosted is not None:
+                hosted.received(frame.data, False)
+        elif isinstance(frame, Ask | Open):
+            task = asyncio.create_task(self._answer(link, frame) if isinstance(frame, Ask) else self._take(link, frame))
             self._working.add(task)
             task.add_done_callback(self._working.discard)
+        elif isinstance(frame, Shut):
+            hosted = self._hosted.pop((link, frame.session), None)
+            if hosted is not None:
+                hosted.ended(None)
 
     async def _check_again(self, link: PeerLink, frame: _Frame) -> None:
         """A link that did not open with this process's secret: Redis may have lost it and
@@ -394,6 +566,20 @@ class RoomOwners:
                 link.send(Answer(ask.request, moved=owner or ""))
                 return
         link.send(await self._handle(ask))
+
+    async def _take(self, link: PeerLink, frame: Open) -> None:
+        """A client connection relayed here: served as this process's own if it owns the room
+        (taking it back if nobody else did), else refused (its process serves it itself)."""
+        line = Line(link, frame.session)
+        if self._host is None or (frame.code not in self.owned and await self.owner(frame.code) != self.me):
+            link.send(Shut(frame.session, moved=True))
+            return
+        end = self._host(frame.code, frame.address, line)
+        if end is None:
+            link.send(Shut(frame.session, moved=True))
+            return
+        self._hosted[(link, frame.session)] = end
+        link.send(Accepted(frame.session))
 
     # ------------------------------------------------------------------ keeping the keys
 

@@ -115,7 +115,7 @@ class RedisPresence:
     ) -> RedisPresence:
         """Connect to Redis at ``url`` (its own connections, apart from the room bus's); raises
         `redis.exceptions.RedisError` (or `TimeoutError`) if it cannot be reached."""
-        notices = await RedisBus.connect(url, f"{namespace}:presence")
+        notices = await RedisBus.connect(url, f"{namespace}:presence", every_room=True)
         return cls(notices.redis, notices, namespace, ttl=ttl, linger=linger)
 
     def key(self, code: str) -> str:
