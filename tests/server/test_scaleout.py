@@ -35,6 +35,7 @@ import asyncio
 import functools
 import io
 import itertools
+import json
 import random
 import statistics
 import time
@@ -693,6 +694,45 @@ async def test_a_phase_timer_fires_once_with_both_processes_holding_the_room(pai
     assert sum(made) == 1, f"automatic moves made by each process: {made}"
     for client in clients:
         await client.close()
+
+
+async def test_a_relayed_connection_whose_owner_dies_is_closed_to_reconnect_and_then_served_where_it_is(
+    deployment: Deployment,
+) -> None:
+    """b passes its client on whole to a, the room's owner; a is killed: b closes the client's
+    connection with 1012 (connect again), and on reconnecting b serves the room itself."""
+    a, b = deployment.spawn(), deployment.spawn()
+    host = await create_room(a.url, "Host", COLOURS[0])
+    code = host["code"]
+    joined = await join_room(b.url, code, "Guest", COLOURS[1])
+    assert joined.status_code == 201, joined.text
+    at_a, at_b = Client(a.url, code, host["token"]), Client(b.url, code, joined.json()["token"])
+    assert (await at_a.connect())["type"] == "welcome"  # (the first connection: a owns the room now)
+    assert (await at_b.connect())["type"] == "welcome"
+    assert (await b.metrics())["fabula_relayed_connections"] == 1
+    assert (await a.metrics())["fabula_hosted_connections"] == 1
+    assert (await at_b.request({"type": "say", "text": "through a"}))["type"] == "ack"
+    # what the owner refuses reaches the client through b as it would directly
+    await at_b.send_raw('{"id": "bad-1", "type": "say", "text": ')
+    assert (await at_b.wait_for(lambda m: m["type"] == "error"))["code"] == "malformed"
+    await at_b.send_raw(json.dumps({"id": "big-1", "type": "say", "text": "x" * 100_000}))
+    assert (await at_b.wait_for(lambda m: m["type"] == "error" and m["code"] != "malformed"))["code"] == "too_large"
+
+    a.kill()
+    socket = at_b.socket
+    assert socket is not None
+    await asyncio.wait_for(socket.wait_closed(), 10)
+    assert socket.close_code == 1012
+    assert "connect again" in (socket.close_reason or "")
+
+    again = Client(b.url, code, joined.json()["token"])
+    assert (await again.connect())["type"] == "welcome"
+    assert (await again.request({"type": "say", "text": "through b"}))["type"] == "ack"
+    metrics = await b.metrics()
+    assert (metrics["fabula_relayed_connections"], metrics["fabula_rooms"]) == (0, 1)
+    said = [entry for entry in await deployment.entries(code) if type(entry).__name__ == "Said"]
+    assert [entry.text for entry in said] == ["through a", "through b"]  # type: ignore[attr-defined]
+    await again.close()
 
 
 async def test_presence_crosses_processes_and_an_absent_player_gets_one_stand_in(deployment: Deployment) -> None:
