@@ -53,7 +53,7 @@ from websockets.asyncio.client import ClientConnection
 
 from fabula.bots.base import RandomBot
 from fabula.rules import action_from_json
-from fabula.server.entries import Acted, AnyEntry, decode
+from fabula.server.entries import Acted, AnyEntry, Said, decode
 from fabula.server.room import Room
 from fabula.store import PostgresStore
 
@@ -730,8 +730,8 @@ async def test_a_relayed_connection_whose_owner_dies_is_closed_to_reconnect_and_
     assert (await again.request({"type": "say", "text": "through b"}))["type"] == "ack"
     metrics = await b.metrics()
     assert (metrics["fabula_relayed_connections"], metrics["fabula_rooms"]) == (0, 1)
-    said = [entry for entry in await deployment.entries(code) if type(entry).__name__ == "Said"]
-    assert [entry.text for entry in said] == ["through a", "through b"]  # type: ignore[attr-defined]
+    said = [entry.text for entry in await deployment.entries(code) if isinstance(entry, Said)]
+    assert said == ["through a", "through b"]
     await again.close()
 
 
