@@ -483,8 +483,9 @@ async def _relay(
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            data = text.encode() if text is not None else message.get("bytes") or b""
-            line.inbound(data[:limit])
+            data = (text.encode() if text is not None else message.get("bytes") or b"")[:limit]
+            if service.paced(connection, data):
+                line.inbound(data)
     except WebSocketDisconnect:
         pass
     finally:

@@ -51,6 +51,7 @@ from .sweep import Sweeper
 log = logging.getLogger("fabula.server")
 
 INTERNAL_TEXT = "The server failed on that message; it was not applied."
+RATE_LIMITED_TEXT = "Too many messages; slow down."
 #: a refusal's code as the owner of a room sends it back, to the code this process refuses with
 ERROR_CODES: dict[str, ErrorCode] = {
     code.value: code for codes in (RuleCode, RoomCode, p.ProtocolCode, CommonCode) for code in codes
@@ -274,6 +275,16 @@ class RoomService:
             self.rooms.unload(code)
         return line
 
+    def paced(self, connection: Connection, data: bytes | str) -> bool:
+        """Whether a relayed connection's client keeps to its message rate; if not, it is told
+        so here and the message goes no further. (The owner checks the rate too, but it cannot
+        slow down the reading of a socket on another process: this is where a flood stops.)"""
+        if connection.bucket.take():
+            return True
+        self.metrics.messages.inc()
+        self._refuse(connection, p.guess_id(data), p.ProtocolCode.RATE_LIMITED, RATE_LIMITED_TEXT)
+        return False
+
     def unrelay(self, line: Line) -> None:
         """A relayed connection's client left."""
         owners = None if self.backends is None else self.backends.owners
@@ -301,7 +312,7 @@ class RoomService:
                     p.ProtocolCode.TOO_LARGE, f"A message has at most {self.config.max_message_bytes} bytes."
                 )
             if not connection.bucket.take():
-                raise p.BadMessage(p.ProtocolCode.RATE_LIMITED, "Too many messages; slow down.", p.guess_id(data))
+                raise p.BadMessage(p.ProtocolCode.RATE_LIMITED, RATE_LIMITED_TEXT, p.guess_id(data))
             message = p.decode_client(data)
             message_id = message.id
             await self._dispatch(connection, message)
