@@ -717,6 +717,20 @@ async def test_a_relayed_connection_whose_owner_dies_is_closed_to_reconnect_and_
     assert (await at_b.wait_for(lambda m: m["type"] == "error"))["code"] == "malformed"
     await at_b.send_raw(json.dumps({"id": "big-1", "type": "say", "text": "x" * 100_000}))
     assert (await at_b.wait_for(lambda m: m["type"] == "error" and m["code"] != "malformed"))["code"] == "too_large"
+    # a flood stops at b, with the error the owner would give: every ping is answered one way or the other
+    start, owner_heard = len(at_b.received), (await a.metrics())["fabula_messages_total"]
+    for n in range(80):
+        await at_b.send_raw(json.dumps({"id": f"flood-{n}", "type": "ping"}))
+
+    def answered() -> list[dict[str, Any]]:
+        return [m for m in at_b.received[start:] if str(m.get("id", "")).startswith("flood-")]
+
+    deadline = time.monotonic() + 10
+    while len(answered()) < 80 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    kinds = Counter(m["type"] if m["type"] == "pong" else m["code"] for m in answered())
+    assert sum(kinds.values()) == 80 and set(kinds) == {"pong", "rate_limited"}, kinds
+    assert (await a.metrics())["fabula_messages_total"] - owner_heard == kinds["pong"], "the refused never reached a"
 
     a.kill()
     socket = at_b.socket
