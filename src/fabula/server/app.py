@@ -478,12 +478,8 @@ async def _relay(
     # carries more than that
     limit = service.config.max_message_bytes + 1
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            data = (text.encode() if text is not None else message.get("bytes") or b"")[:limit]
+        while (message := await _receive(websocket)) is not None:
+            data = (message.encode() if isinstance(message, str) else message)[:limit]
             if service.paced(connection, data):
                 line.inbound(data)
     except WebSocketDisconnect:
