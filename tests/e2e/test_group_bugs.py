@@ -258,6 +258,28 @@ def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
         yield running
 
 
+def contrast(page: Page, selector: str) -> float:
+    """The WCAG contrast ratio of the first ``selector``'s text colour against the background it
+    sits on (its own, or its nearest ancestor's that is not transparent)."""
+    ratio: float = page.locator(selector).first.evaluate(
+        """element => {
+            const rgb = text => text.match(/[\\d.]+/g).slice(0, 4).map(Number);
+            const luminance = ([r, g, b]) => [r, g, b]
+                .map(c => c / 255)
+                .map(c => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+                .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+            let around = element;
+            while (around && (rgb(getComputedStyle(around).backgroundColor)[3] ?? 1) === 0) {
+                around = around.parentElement;
+            }
+            const [text, back] = [element, around || document.body]
+                .map(e => luminance(rgb(getComputedStyle(e)[e === element ? "color" : "backgroundColor"])));
+            return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+        }"""
+    )
+    return ratio
+
+
 def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
     players: Players, quick_grace: LiveServer
 ) -> None:
@@ -272,8 +294,13 @@ def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
     start_game(host, [fay])
     context = fay.context
     fay.close()
+    board = players.open(1920, 1080)
+    board.goto(f"/room/{code}/board")
     tell(host, "Far away")
     expect(host.locator(".away-line")).to_contain_text(re.compile(r"Fay is away: a bot plays for them in 0:0\d"))
+    # the TV shows it too, readable on its dark background (the countdown was the phones' ink: 1.2 : 1)
+    expect(board.locator(".away-line")).to_contain_text("Fay is away")
+    assert contrast(board, ".away-line .countdown") >= 4.5
     expect(host.locator(".acted li.away")).to_have_count(1)
     # the bot plays and votes for her (the host tells, so does not vote): the round is revealed
     expect(host.locator(".overlay .reveal")).to_be_visible(timeout=15_000)
