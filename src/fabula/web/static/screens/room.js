@@ -65,6 +65,7 @@ export function roomScreen(ctx, code, watch) {
     revealKey: 0, // the last reveal shown (games_started × 1000 + round)
     firstStateSeen: false,
     revealing: null,
+    revealGame: 0, // the game (games_started) whose round the open reveal shows
     reveal: null, // the reveal's drawn dialog, and the parts of it that follow the table
     fatal: null,
     message: "",
@@ -229,6 +230,8 @@ export function roomScreen(ctx, code, watch) {
     ui.host = room.host;
     followAlbum(room);
     if (room.status === "playing") ui.albumFor = null;
+    // a round of the game before a rematch is no news once the next game has started
+    if (ui.reveal && ui.revealGame !== room.games_started) closeReveal();
     const game = room.game;
     if (!game) return;
     const key = `${room.games_started}:${game.round}:${game.phase}`;
@@ -1040,6 +1043,7 @@ export function roomScreen(ctx, code, watch) {
   function openReveal(last) {
     closeReveal();
     ui.revealing = last;
+    ui.revealGame = ui.room.games_started;
     ui.reveal = buildReveal(last, ui.room.game, {
       nameOf,
       bySeat,
