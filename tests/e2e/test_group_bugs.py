@@ -246,6 +246,32 @@ def test_a_player_removed_mid_game_is_told_at_once_and_sees_no_hand(players: Pla
     expect(fay.locator(".badge.watching")).to_be_visible()
 
 
+def test_a_phone_s_hand_keeps_its_place_when_a_card_far_along_it_is_tapped(players: Players) -> None:
+    """At 360 px the hand scrolls sideways; every new state redraws it. It drew back at its start,
+    so the card just tapped slid out of sight and a double tap chose a card to its left."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    phone = players.phone()
+    open_seat(phone, players.base, code, seat)
+    add_bots(phone, 2)
+    start_game(phone)
+    hand = phone.locator(".hand-cards")
+    cards = phone.locator(".hand-card .card-button")
+    expect(cards).to_have_count(7)  # (three at the table: seven cards each)
+    hand.evaluate("list => { list.scrollLeft = list.scrollWidth; }")
+    phone.wait_for_timeout(300)  # (scroll snapping settles)
+    scrolled = hand.evaluate("list => list.scrollLeft")
+    assert scrolled > 100
+    last = cards.nth(6)
+    last.click()
+    expect(last).to_have_attribute("aria-pressed", "true")
+    assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
+    last.dblclick()  # two more taps on it: not chosen, then chosen again — and no other card
+    expect(last).to_have_attribute("aria-pressed", "true")
+    assert [cards.nth(n).get_attribute("aria-pressed") for n in range(7)] == ["false"] * 6 + ["true"]
+    assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
+
+
 # ---------------------------------------------------------------- away, and back
 
 

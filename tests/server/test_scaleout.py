@@ -119,16 +119,23 @@ def deployment(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[De
         made.close()
 
 
-@pytest.fixture(scope="module")
-def pair(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    """Two processes for the tests that only play (started once: each start costs a second)."""
-    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair"))
+def two_processes(
+    postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory, name: str, *options: str
+) -> Iterator[Deployment]:
+    """Two processes started with ``options``, for a module's tests (each start costs a second)."""
+    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp(name))
     try:
-        made.spawn()
-        made.spawn()
+        made.spawn(*options)
+        made.spawn(*options)
         yield made
     finally:
         made.close()
+
+
+@pytest.fixture(scope="module")
+def pair(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    """Two processes for the tests that only play."""
+    yield from two_processes(postgres_url, redis_url, tmp_path_factory, "pair")
 
 
 @pytest.fixture(scope="module")
@@ -137,13 +144,7 @@ def pair_without_relay(
 ) -> Iterator[Deployment]:
     """Two processes that serve their own clients, sending only their changes to the room's
     owner (``--relay no``): each applies every entry of the rooms it holds."""
-    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair-without-relay"))
-    try:
-        made.spawn("--relay", "no")
-        made.spawn("--relay", "no")
-        yield made
-    finally:
-        made.close()
+    yield from two_processes(postgres_url, redis_url, tmp_path_factory, "pair-without-relay", "--relay", "no")
 
 
 @pytest.fixture(scope="module")
@@ -152,13 +153,7 @@ def pair_without_owners(
 ) -> Iterator[Deployment]:
     """Two processes that each make their clients' changes themselves (``--room-owners no``):
     their appends collide, and the store settles it."""
-    made = Deployment(postgres_url, redis_url, tmp_path_factory.mktemp("pair-without-owners"))
-    try:
-        made.spawn("--room-owners", "no")
-        made.spawn("--room-owners", "no")
-        yield made
-    finally:
-        made.close()
+    yield from two_processes(postgres_url, redis_url, tmp_path_factory, "pair-without-owners", "--room-owners", "no")
 
 
 def replay(code: str, entries: list[AnyEntry]) -> Room:

@@ -57,8 +57,8 @@ if (typeof document !== "undefined") {
   for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, release, true);
 }
 
-// Replace what `root` shows, keeping the focused field (and what was typed in it) across the
-// re-render that every new state causes.
+// Replace what `root` shows, keeping the focused field (and what was typed in it), and where each
+// list marked `data-scroll` was scrolled to, across the re-render that every new state causes.
 export function show(root, ...children) {
   if (pressing) {
     waiting.set(root, children);
@@ -72,8 +72,14 @@ function render(root, children) {
   const active = document.activeElement;
   const key = active?.dataset?.keep;
   const selection = key && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+  // a list that scrolls on its own (a phone's hand) stays where its reader left it
+  const scrolled = [...root.querySelectorAll("[data-scroll]")].map((e) => [e.dataset.scroll, e.scrollLeft, e.scrollTop]);
   root.replaceChildren();
   append(root, children);
+  for (const [name, left, top] of scrolled) {
+    const again = root.querySelector(`[data-scroll="${CSS.escape(name)}"]`);
+    if (again) again.scrollTo({ left, top, behavior: "instant" });
+  }
   if (key) {
     const again = root.querySelector(`[data-keep="${CSS.escape(key)}"]`);
     if (again) {

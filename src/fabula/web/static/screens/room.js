@@ -866,7 +866,7 @@ export function roomScreen(ctx, code, watch) {
       h("h3.hand-title", {}, t("table.your_hand")),
       h(
         "ol.hand-cards",
-        { "aria-label": t("table.your_hand") },
+        { "aria-label": t("table.your_hand"), "data-scroll": "hand" },
         hand.map((card, index) => {
           const chosen = ui.hand.includes(card);
           const played = game.my_cards.includes(card);
