@@ -139,11 +139,11 @@ class Outbound(msgspec.Struct, frozen=True, tag="out"):
 
 class Shut(msgspec.Struct, frozen=True, tag="shut"):
     """A relayed connection ends: its client left (to the owner), or the owner closes it with
-    WebSocket close ``code`` (None: no particular reason), or does not own the room (``moved``)."""
+    WebSocket close ``code`` (None: no particular reason) — or, in answer to `Open`, does not
+    take it (it does not own the room)."""
 
     session: int
     code: int | None = None
-    moved: bool = False
 
 
 _Frame = Hello | Ask | Answer | Open | Accepted | Inbound | Outbound | Shut
@@ -243,8 +243,9 @@ class Line:
         self.link.send(Shut(self.session, code))
 
 
-#: What the owner does with a connection relayed to it: the end that hears its client (None: refused).
-Host = Callable[[str, str, Line], Peer | None]
+#: What the owner does with a connection relayed to it (room, client address, line): the end that
+#: hears its client.
+Host = Callable[[str, str, Line], Peer]
 
 
 class RoomOwners:
@@ -570,15 +571,10 @@ class RoomOwners:
     async def _take(self, link: PeerLink, frame: Open) -> None:
         """A client connection relayed here: served as this process's own if it owns the room
         (taking it back if nobody else did), else refused (its process serves it itself)."""
-        line = Line(link, frame.session)
         if self._host is None or (frame.code not in self.owned and await self.owner(frame.code) != self.me):
-            link.send(Shut(frame.session, moved=True))
+            link.send(Shut(frame.session))
             return
-        end = self._host(frame.code, frame.address, line)
-        if end is None:
-            link.send(Shut(frame.session, moved=True))
-            return
-        self._hosted[(link, frame.session)] = end
+        self._hosted[(link, frame.session)] = self._host(frame.code, frame.address, Line(link, frame.session))
         link.send(Accepted(frame.session))
 
     # ------------------------------------------------------------------ keeping the keys
