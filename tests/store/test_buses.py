@@ -16,7 +16,7 @@ import pytest
 from redis.asyncio import Redis
 
 from fabula.store import HEARD, RESYNC, Bus, LocalBus, Notice, RedisBus, RedisLease, Subscription
-from fabula.store.bus import CARRIED_BYTES, channel_name, parse_message
+from fabula.store.bus import _LISTENS, CARRIED_BYTES, _Listens, channel_name, parse_message
 
 from ..services import PrivateRedis
 from .conftest import BusBackend, unique_name
@@ -246,6 +246,73 @@ async def test_a_process_hears_only_the_rooms_it_holds(redis_url: str) -> None:
             assert await next_notice(subscription) == Notice("OTHER", 0)
             await nothing_arrives(subscription)
     finally:
+        await publisher.close()
+        await listener.close()
+
+
+async def test_a_room_no_other_process_hears_costs_no_message(redis_url: str) -> None:
+    """A room's notices go out only while another process hears it (it said so on the namespace's
+    channel): none is read back by its own publisher alone. One that begins to hear it gets the
+    newest seq it missed at once; one that lets go, closes, or stops saying it (dies) gets no more."""
+    namespace = unique_name("fabula-test")
+    every = 0.2  # (seconds between two full sayings; the first 0.3 s after subscribing send everything)
+    publisher = await RedisBus.connect(redis_url, namespace, announce_every=every)
+    listener = await RedisBus.connect(redis_url, namespace, announce_every=every)
+    raw = Redis.from_url(redis_url)
+    wire = raw.pubsub()
+
+    async def on_the_wire(within: float = 0.4) -> list[bytes]:
+        """The room messages Redis carried (to a reader that is not a process of the deployment)."""
+        seen: list[bytes] = []
+        end = time.monotonic() + within
+        while (left := end - time.monotonic()) > 0:
+            message = await wire.get_message(ignore_subscribe_messages=True, timeout=left)
+            if message is not None:
+                seen.append(message["channel"].removeprefix(f"{namespace}:room:".encode()))
+        return seen
+
+    try:
+        await wire.subscribe(*(f"{namespace}:room:{room}" for room in ("QUIET", "GHOST", "BYEBY")))
+        await asyncio.sleep(2 * every)  # (both past their first moments)
+        with listener.subscribe() as subscription:
+            for seq in range(5):
+                publisher.publish("QUIET", seq)
+            await publisher.flush()
+            assert await on_the_wire() == []
+            await hear(listener, subscription, "QUIET")
+            assert await next_notice(subscription) == Notice("QUIET", 4)  # (told when it began to hear)
+            publisher.publish("QUIET", 5)
+            await publisher.flush()
+            assert await next_notice(subscription) == Notice("QUIET", 5)
+            assert await on_the_wire() == [b"QUIET", b"QUIET"]
+            listener.unhear("QUIET")
+            await asyncio.sleep(every / 2)
+            publisher.publish("QUIET", 6)
+            await publisher.flush()
+            assert await on_the_wire() == []
+
+            # a process that says it hears a room and then says nothing more (it died)
+            ghost = _LISTENS + msgspec.msgpack.encode(_Listens("ghost", ["GHOST"], True))
+            await raw.publish(channel_name(namespace), ghost)
+            await asyncio.sleep(every / 2)
+            publisher.publish("GHOST", 0)
+            await publisher.flush()
+            assert await on_the_wire() == [b"GHOST"]
+            await asyncio.sleep(4 * every + 0.1)  # (it lapses three sayings later, at the next full one)
+            publisher.publish("GHOST", 1)
+            await publisher.flush()
+            assert await on_the_wire() == []
+
+            await hear(listener, subscription, "BYEBY")
+        await asyncio.sleep(every / 2)
+        await listener.close()  # (says it hears nothing now)
+        await asyncio.sleep(every / 2)
+        publisher.publish("BYEBY", 0)
+        await publisher.flush()
+        assert await on_the_wire() == []
+    finally:
+        await wire.aclose()  # type: ignore[no-untyped-call]
+        await raw.aclose()
         await publisher.close()
         await listener.close()
 

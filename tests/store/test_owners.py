@@ -4,14 +4,16 @@ replaced, a room let go and taken back, and a link without the deployment's secr
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
+from typing import cast
 
 import msgspec
 import pytest
 from redis.asyncio import Redis
 
 from fabula.store.bus import redis_client
-from fabula.store.owners import Answer, Ask, Hello, RoomOwners
+from fabula.store.owners import _LENGTH, MAX_FRAME, Answer, Ask, Hello, Outbound, PeerLink, RoomOwners, _encode
 
 from ..services import drop_namespace, redis_url, unique_name
 
@@ -158,3 +160,40 @@ async def test_a_burst_of_rooms_asking_at_once_waits_for_connections_rather_than
         await owners.close()
         await client.aclose()
         await drop_namespace(redis_url, namespace)
+
+
+def test_a_link_reads_frames_however_the_bytes_are_cut() -> None:
+    """TCP hands a link its bytes in pieces: a frame split anywhere, even inside its length, and
+    many frames in one piece, are read whole and in order; an oversized or unreadable frame
+    closes the link, and nothing after it is read."""
+    sent = [
+        Outbound(session, bytes([session]) * size, state=session % 2 == 0)
+        for session, size in enumerate([0, 1, 3, 250, 2_500, 70_000, 5, 40_000])
+    ]
+    wire = b"".join(_LENGTH.pack(len(data)) + data for data in map(_encode, sent))
+    received: list[object] = []
+    for cuts in ([], [1], [2, 3], list(range(1, 60)), [4_000, 4_001, 80_000], list(range(7, len(wire), 997))):
+        received.clear()
+        link = PeerLink(lambda _, frame: received.append(frame), lambda _: None)
+        for start, end in itertools.pairwise([0, *cuts, len(wire)]):
+            link.data_received(wire[start:end])
+        assert received == sent, cuts
+        assert not link._buffer, "nothing left over"
+
+    closed: list[PeerLink] = []
+
+    class Transport:
+        def close(self) -> None:
+            closed.append(link)
+
+        def is_closing(self) -> bool:
+            return bool(closed)
+
+    for bad in (_LENGTH.pack(MAX_FRAME + 1), _LENGTH.pack(3) + b"\xc1\xc1\xc1"):
+        received.clear()
+        closed.clear()
+        link = PeerLink(lambda _, frame: received.append(frame), lambda _: None)
+        link.connection_made(cast(asyncio.Transport, Transport()))
+        link.data_received(_LENGTH.pack(len(_encode(sent[1]))) + _encode(sent[1]) + bad + wire)
+        assert closed == [link]
+        assert received == [], "a piece with a bad frame is dropped whole"

@@ -12,19 +12,30 @@ yet: of several pending for one room only the newest goes out. Per room, notices
 publisher arrive in increasing order and the newest is always delivered while the bus is up.
 
 A `RedisBus` does not deliver the notices it published itself: they would be stale on arrival
-(its room's seq is past them), and reading them back cost the process as much as sending them.
+(its room's seq is past them). Better, it does not send a room's notices at all while no other
+process hears the room — the usual case, each room held by its owner alone — for Redis would
+hand them back to their publisher only, which reads them to drop them.
 
 Two buses:
 
 - `LocalBus`: in-process, the zero-setup default. With one process there is nobody to tell, so
   it only matters to code that subscribes in the same process (tests, tools).
-- `RedisBus`: Redis pub/sub on one channel per namespace, ``"{namespace}:rooms"`` (default
-  ``fabula:rooms``). A message holds every notice a publisher had pending, msgpack-encoded
-  (`_Batch`: its origin, so that it can drop its own, and per room the seq and the entries); the
-  text ``b"CODE:SEQ@ORIGIN"`` and ``b"CODE:SEQ"`` of earlier versions are understood too. It reconnects by itself
-  after Redis restarts or the connection drops; pub/sub keeps nothing for an absent subscriber, so after every
-  reconnection each subscription receives `RESYNC` (``Notice(None, -1)``): "notices may have
-  been lost — check every room you hold against the store".
+- `RedisBus`: Redis pub/sub on a channel per room, ``"{namespace}:room:{CODE}"``, subscribed to
+  by the processes that hold the room (`Bus.hear`); on the namespace's channel,
+  ``"{namespace}:rooms"``, each process says which rooms it hears (`_Listens`: when that
+  changes, and all of them every `RedisBus.announce_every` seconds), so that a publisher knows
+  whether anyone else hears a room. A process that begins to hear a room checks it against the
+  store once Redis confirms (`HEARD`), and its publishers send it the newest seq they left
+  unsent once they learn it hears; one that stops saying what it hears (it died) lapses after
+  three periods. For the first 1.5 periods after subscribing, a bus sends every notice (it has
+  not heard what the others hear yet). A message holds a publisher's notices of one room,
+  msgpack-encoded (`_Batch`: its origin, so that it can drop its own, and per room the seq and
+  the entries); the text ``b"CODE:SEQ@ORIGIN"`` and ``b"CODE:SEQ"`` of earlier versions are
+  understood too. ``every_room`` puts every notice on the namespace's channel for every process
+  (presence, whose readers hold no rooms). It reconnects by itself after Redis restarts or the
+  connection drops; pub/sub keeps nothing for an absent subscriber, so after every reconnection
+  each subscription receives `RESYNC` (``Notice(None, -1)``): "notices may have been lost —
+  check every room you hold against the store".
 
 >>> import asyncio
 >>> async def demo() -> list[Notice]:
@@ -45,7 +56,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -261,6 +274,26 @@ return 0
 """
 
 
+#: The first byte of a `_Listens` message (neither a letter of the old text notices nor the start
+#: of a msgpack array).
+_LISTENS = b"!"
+
+
+class _Listens(msgspec.Struct, array_like=True):
+    """Which rooms a process hears, said on the namespace's channel: ``full``, every room it hears
+    (said every `RedisBus.announce_every` seconds: also a sign of life), else the rooms it began
+    to hear and those it stopped hearing (``gone``) since it last said."""
+
+    origin: str
+    rooms: list[str]
+    full: bool
+    gone: list[str] = []
+
+
+_encode_listens = msgspec.msgpack.Encoder().encode
+_decode_listens = msgspec.msgpack.Decoder(_Listens).decode
+
+
 class _Batch(msgspec.Struct, array_like=True):
     """One bus message: the publisher (``origin``), and per room its newest seq and entries."""
 
@@ -306,6 +339,7 @@ class RedisBus(_Fanout):
         min_delay: float = 0.05,
         max_delay: float = 2.0,
         poll: float = 0.25,
+        announce_every: float = 5.0,
     ) -> None:
         """Use ``redis`` (closed with the bus); `connect` makes it and starts the bus."""
         super().__init__()
@@ -335,7 +369,26 @@ class RedisBus(_Fanout):
         self._changed: set[str] = set()
         self._change = asyncio.Event()
         self._room_prefix = room_channel(namespace, "").encode()
+        self._channel_bytes = self.channel.encode()
         self._publish_each = redis.register_script(_PUBLISH_EACH)
+        # Who hears what (not with every_room). A room's notices go out only while another
+        # process hears it: a message nobody else reads would be read back by this one alone.
+        #: seconds between two full `_Listens` of this bus; another's lapses after three
+        self.announce_every = announce_every
+        #: every notice goes out until then: the namespace's channel was just subscribed to, and
+        #: what the others hear is known once each has said it in full
+        self._loud_until = math.inf
+        #: per room, the other processes (their origins) that hear it — only rooms with some
+        self._heard_by: dict[str, set[str]] = {}
+        #: per other process, the rooms it hears and when that lapses unless it says it again
+        self._hears: dict[str, tuple[set[str], float]] = {}
+        #: per room, the newest seq this bus did not send (sent when another begins to hear it)
+        self._unsent: dict[str, int] = {}
+        #: rooms whose channel Redis confirmed this process subscribed to (while still heard)
+        self._confirmed: set[str] = set()
+        #: rooms heard or let go since this bus last said what it hears
+        self._untold: set[str] = set()
+        self._tell = asyncio.Event()
 
     @classmethod
     async def connect(
@@ -346,6 +399,7 @@ class RedisBus(_Fanout):
         every_room: bool = False,
         timeout: float = 5.0,
         health_check_interval: int = 5,
+        announce_every: float = 5.0,
     ) -> RedisBus:
         """Connect to ``url`` (``redis://host:port/db``), subscribe to the namespace's channel
         and start publishing (``every_room``: every notice to every process, see `RedisBus`).
@@ -358,7 +412,7 @@ class RedisBus(_Fanout):
             health_check_interval=health_check_interval,
             client_name=f"fabula-bus-{secrets.token_hex(4)}",
         )
-        bus = cls(redis, namespace, every_room=every_room)
+        bus = cls(redis, namespace, every_room=every_room, announce_every=announce_every)
         try:
             await asyncio.wait_for(redis.ping(), timeout)
             bus._start()
@@ -374,6 +428,10 @@ class RedisBus(_Fanout):
             asyncio.create_task(self._publish_forever(), name=f"redis bus publisher {self.channel}"),
             asyncio.create_task(self._subscribe_forever(), name=f"redis bus rooms heard {self.channel}"),
         ]
+        if not self.every_room:
+            self._tasks.append(
+                asyncio.create_task(self._announce_forever(), name=f"redis bus announcer {self.channel}")
+            )
 
     def lease(self) -> RedisLease:
         """A lease holder on this bus's Redis connection pool and namespace (see `lease`)."""
@@ -386,6 +444,12 @@ class RedisBus(_Fanout):
     def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
         if self._closed:
             return
+        if not self.every_room:
+            if room not in self._heard_by and time.monotonic() >= self._loud_until:
+                if seq > self._unsent.get(room, -1):  # no other process hears the room: nobody to tell
+                    self._unsent[room] = seq
+                return
+            self._unsent.pop(room, None)
         pending = self._pending.get(room)
         if pending is None or seq > pending[0]:
             carried = list(entries)
@@ -449,6 +513,75 @@ class RedisBus(_Fanout):
             self._rooms.discard(room)
             self._changed.add(room)
             self._change.set()
+            self._confirmed.discard(room)
+            self._unsent.pop(room, None)
+            self._untold.add(room)
+            self._tell.set()
+
+    async def _announce_forever(self) -> None:
+        """Say on the namespace's channel which rooms this process hears: at once the rooms it
+        began or stopped hearing, and every `announce_every` seconds all of them."""
+        next_full = time.monotonic()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tell.wait(), max(0.0, next_full - time.monotonic()))
+            self._tell.clear()
+            now = time.monotonic()
+            if now >= next_full:
+                next_full = now + self.announce_every
+                self._untold.clear()
+                listens = _Listens(self.origin, sorted(self._confirmed), True)
+                self._forget_lapsed(now)
+            else:
+                untold, self._untold = self._untold, set()
+                began = sorted(room for room in untold if room in self._confirmed)
+                gone = sorted(room for room in untold if room not in self._rooms)
+                if not began and not gone:
+                    continue
+                listens = _Listens(self.origin, began, False, gone)
+            try:
+                await self.redis.publish(self.channel, _LISTENS + _encode_listens(listens))
+            except (RedisError, OSError) as error:  # (the next full one says it all again)
+                log.info("redis bus: could not say which rooms are heard", extra={"error": str(error)})
+
+    def _forget_lapsed(self, now: float) -> None:
+        """Stop counting the processes that have not said what they hear for a while (gone)."""
+        for origin, (rooms, lapses) in list(self._hears.items()):
+            if lapses < now:
+                del self._hears[origin]
+                for room in rooms:
+                    self._not_heard_by(room, origin)
+
+    def _not_heard_by(self, room: str, origin: str) -> None:
+        others = self._heard_by.get(room)
+        if others is not None:
+            others.discard(origin)
+            if not others:
+                del self._heard_by[room]
+
+    def _listened(self, data: bytes) -> None:
+        """Another process said which rooms it hears (`_Listens`, after its first byte)."""
+        try:
+            listens = _decode_listens(data)
+        except msgspec.DecodeError:
+            log.warning("redis bus: malformed message", extra={"data": repr(data[:80])})
+            return
+        origin = listens.origin
+        if origin == self.origin or self.every_room:
+            return
+        before = self._hears[origin][0] if origin in self._hears else set()
+        if listens.full:
+            rooms, gone = set(listens.rooms), before - set(listens.rooms)
+        else:
+            rooms, gone = (before - set(listens.gone)) | set(listens.rooms), set(listens.gone) - set(listens.rooms)
+        for room in gone:
+            self._not_heard_by(room, origin)
+        self._hears[origin] = (rooms, time.monotonic() + 3 * self.announce_every)
+        for room in rooms - before:
+            self._heard_by.setdefault(room, set()).add(origin)
+            unsent = self._unsent.get(room)
+            if unsent is not None:  # what it may have missed while nobody was told
+                self.publish(room, unsent)
 
     async def _subscribe_forever(self) -> None:
         """Tell Redis which rooms this process hears now, whenever that changed (one command for
@@ -485,7 +618,13 @@ class RedisBus(_Fanout):
                     if message is None:
                         continue
                     kind = message["type"]
-                    if kind == "message":
+                    if (
+                        kind == "message"
+                        and message["data"][:1] == _LISTENS
+                        and message["channel"] == self._channel_bytes
+                    ):
+                        self._listened(message["data"][1:])
+                    elif kind == "message":
                         # (its own are dropped: nothing this process does not know)
                         notices = parse_message(message["data"], self.origin)
                         if notices is None:
@@ -496,10 +635,15 @@ class RedisBus(_Fanout):
                         room = message["channel"][len(self._room_prefix) :].decode()
                         if room in self._rooms:
                             self._deliver(Notice(room, HEARD))
+                            self._confirmed.add(room)
+                            self._untold.add(room)
+                            self._tell.set()
                     elif kind == "subscribe" and message["channel"] == self.channel.encode():
                         # (also after redis-py reconnected by itself)
                         self.connected = True
                         delay = self._min_delay
+                        # (what the others said while this was away is not known: each says it again)
+                        self._loud_until = time.monotonic() + 1.5 * self.announce_every
                         if subscribed_before:
                             self.reconnections += 1
                             log.info("redis bus: subscribed again; resync", extra={"channel": self.channel})
@@ -527,9 +671,14 @@ class RedisBus(_Fanout):
                 await asyncio.wait_for(self.flush(), timeout)
         self._close_subscriptions()  # also tells the listener to stop after its current read
         self._stop.set()
-        listener, publisher, subscriber = self._tasks or (None, None, None)
+        listener, publisher, subscriber, *announcer = self._tasks or (None, None, None)
         self._tasks = []
-        for task in (publisher, subscriber):
+        if announcer:  # (the others stop sending to this one now, not once it lapses)
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                await asyncio.wait_for(
+                    self.redis.publish(self.channel, _LISTENS + _encode_listens(_Listens(self.origin, [], True))), 1.0
+                )
+        for task in (publisher, subscriber, *announcer):
             if task is not None:
                 task.cancel()
                 await asyncio.wait([task], timeout=1.0)

@@ -170,23 +170,35 @@ class PeerLink(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         buffer = self._buffer
-        buffer += data
-        while len(buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(buffer)
-            end = _LENGTH.size + size
-            if size > MAX_FRAME:
-                self.close()
-                return
-            if len(buffer) < end:
-                return
-            raw = bytes(buffer[_LENGTH.size : end])
-            del buffer[:end]
-            try:
-                frame = _decode(raw)
-            except msgspec.DecodeError:
-                log.warning("room owners: unreadable frame", extra={"data": repr(raw[:80])})
-                self.close()
-                return
+        if buffer:
+            buffer += data
+            whole: bytes | bytearray = buffer
+        else:  # (the common case: the data ends with a whole frame, and nothing is copied)
+            whole = data
+        frames: list[_Frame] = []
+        start, length = 0, len(whole)
+        with memoryview(whole) as view:
+            while length - start >= _LENGTH.size:
+                (size,) = _LENGTH.unpack_from(whole, start)
+                if size > MAX_FRAME:
+                    self.close()
+                    return
+                end = start + _LENGTH.size + size
+                if length < end:
+                    break
+                try:
+                    frames.append(_decode(view[start + _LENGTH.size : end]))
+                except msgspec.DecodeError:
+                    log.warning("room owners: unreadable frame", extra={"data": repr(bytes(view[start : start + 80]))})
+                    self.close()
+                    return
+                start = end
+        # the rest, the start of a frame, waits for what follows (one copy, not one a frame)
+        if whole is buffer:
+            del buffer[:start]
+        else:
+            buffer += data[start:]
+        for frame in frames:
             self._on_frame(self, frame)
 
     def connection_lost(self, exc: Exception | None) -> None:
