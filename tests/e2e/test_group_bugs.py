@@ -4,6 +4,7 @@ the client and server as they were before the fix."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 from websockets.sync.client import connect
 
 from ..server.harness import LiveServer, live_server
@@ -474,6 +475,64 @@ def test_a_tv_opens_a_rooms_board_from_its_home_page_and_the_goal_follows_30(pla
     expect(tv.locator(".board-cards li")).to_have_count(5)
     again = tv.evaluate(layout)["heights"]
     assert again == heights, "the track's rows keep their height from phase to phase"
+
+
+@pytest.mark.parametrize(
+    ("options", "goal_space", "corner"),
+    [
+        ({"target_score": 10}, 10, None),
+        ({"target_score": 50}, None, "★ 50"),
+        ({"target_score": None, "storyteller_cycles": 1}, None, None),
+    ],
+    ids=["10-points", "50-points", "no-target"],
+)
+def test_the_board_marks_the_game_s_own_goal_and_a_score_past_30_goes_round_again(
+    players: Players, options: dict[str, Any], goal_space: int | None, corner: str | None
+) -> None:
+    """The TV's track ran 0–30 with its ★ after 30 whatever the game's target, and a rabbit past
+    30 stood on 30. Now a target under 30 is marked on its space, one over 30 in the corner, a game
+    without a target has no goal, and a score past 30 goes round again from 0 with "+31"."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1, **options})
+    host = players.open()
+    open_seat(host, players.base, seat["code"], seat)
+    add_bots(host, 2)
+    tv = players.open(1920, 1080)
+
+    def far_along(route: WebSocketRoute) -> None:
+        """The server's states, with the seats' scores made 0, 33 and 65 (as after a long game)."""
+        server = route.connect_to_server()
+
+        def passed_on(message: str | bytes) -> None:
+            data = json.loads(message)
+            game = data.get("room", {}).get("game") if data.get("type") == "state" else None
+            if game:
+                game["scores"] = [0, 33, 65]
+            route.send(json.dumps(data))
+
+        server.on_message(passed_on)
+
+    tv.route_web_socket(re.compile(r"/ws"), far_along)
+    tv.goto(f"/room/{seat['code']}/board")
+    start_game(host)
+    expect(tv.locator(".board-space")).to_have_count(31)
+    if goal_space is None:
+        expect(tv.locator(".goal-space")).to_have_count(0)
+    else:
+        expect(tv.locator(".goal-space")).to_have_count(1)
+        expect(tv.locator(".goal-space .space-number")).to_have_text(f"★ {goal_space}")
+        assert tv.locator(".board-space").nth(goal_space).get_attribute("class") == "board-space goal-space"
+    if corner is None:
+        expect(tv.locator(".board-goal")).to_have_count(0)
+    else:
+        expect(tv.locator(".board-goal")).to_have_text(corner)
+    spaces = tv.locator(".board-space")
+    expect(spaces.nth(0).locator(".rabbit")).to_have_count(1)  # 0 points
+    expect(spaces.nth(2).locator(".lapped")).to_have_count(1)  # 33 = 31 + 2
+    expect(spaces.nth(2).locator(".lap")).to_have_text("+31")
+    expect(spaces.nth(3).locator(".lap")).to_have_text("+62")  # 65 = 62 + 3
+    expect(spaces.nth(30).locator(".rabbit")).to_have_count(0)  # nobody is stuck on 30
+    if shots := os.environ.get("FABULA_SHOTS"):
+        tv.screenshot(path=f"{shots}/board-goal-{goal_space or corner or 'none'}.png")
 
 
 def test_the_home_page_leads_back_to_a_room_this_browser_has_a_seat_in(players: Players) -> None:
