@@ -288,6 +288,51 @@ def test_a_phone_s_hand_keeps_its_place_when_a_card_far_along_it_is_tapped(playe
     assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
 
 
+def test_a_move_made_without_a_connection_says_so_where_it_is_made_and_goes_once_it_is_back(players: Players) -> None:
+    """On a phone the header's "reconnecting…" has scrolled out of sight by the time the action
+    bar is reached: a clue given then only greyed its button. The bar now says why, and the move
+    goes as soon as the connection is back."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    phone = players.phone()
+    cut = {"off": False}
+    routes: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        if cut["off"]:
+            route.close()  # (the network is down: every try fails)
+            return
+        route.connect_to_server()
+        routes.append(route)
+
+    phone.route_web_socket(re.compile(r"/ws"), through)
+    open_seat(phone, players.base, seat["code"], seat)
+    add_bots(phone, 2)
+    start_game(phone)
+    phone.locator(".hand-card .card-button").first.click()
+    phone.locator(".clue-input").fill("Far from home")
+    phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    expect(phone.locator(".away-hint")).to_have_count(0)  # (connected: nothing said)
+
+    cut["off"] = True
+    for route in routes:
+        route.close()
+    expect(phone.locator(".away-hint")).to_be_visible()
+    phone.locator("form.action-bar button[type=submit]").click()
+    hint = phone.locator(".away-hint")
+    expect(hint).to_have_text("No connection: reconnecting. A move made now goes as soon as it is back.")
+    box, viewport = hint.bounding_box(), phone.viewport_size
+    assert box is not None
+    assert viewport is not None
+    assert box["y"] >= 0, "in sight, beside the button"
+    assert box["y"] + box["height"] <= viewport["height"], "in sight, beside the button"
+    expect(phone.locator(".clue-input")).to_have_count(1)  # (not told yet)
+
+    cut["off"] = False
+    expect(phone.locator(".away-hint")).to_have_count(0, timeout=20_000)
+    expect(phone.get_by_text("Far from home").first).to_be_visible()  # told once it was back
+    expect(phone.locator(".clue-input")).to_have_count(0)
+
+
 # ---------------------------------------------------------------- away, and back
 
 

@@ -972,6 +972,7 @@ export function roomScreen(ctx, code, watch) {
         h("button.primary", { type: "submit", disabled: ui.sending }, blind.length ? t("table.give_clue") : t("table.tell")),
         length,
         !blind.length && !ready ? h("span.hint", {}, t("table.pick_card_first")) : null,
+        awayHint(),
       );
     }
     const plays = legalOf("play");
@@ -1035,7 +1036,17 @@ export function roomScreen(ctx, code, watch) {
       );
       if (votes.length) buttons.push(h("span.hint", {}, t("table.red_hint")));
     }
-    return buttons.length ? h("div.action-bar", {}, buttons) : null;
+    return buttons.length ? h("div.action-bar", {}, buttons, awayHint()) : null;
+  }
+
+  // Said where the move is made: on a phone the header's "reconnecting…" has scrolled away, and a
+  // move made now only greys its button until the connection is back.
+  function awayHint() {
+    if (ui.status === "offline" || ui.status === "connecting") {
+      return h("span.hint.away-hint", { role: "status" }, t("table.offline_hint")); // (between two tries, and during one)
+    }
+    if (ui.status === "saving") return h("span.hint.away-hint", { role: "status" }, t("connection.saving"));
+    return null;
   }
 
   // ---------------------------------------------------------------- the reveal
