@@ -745,6 +745,28 @@ async def test_a_relayed_connection_whose_owner_dies_is_closed_to_reconnect_and_
     await again.close()
 
 
+async def test_the_process_that_creates_a_room_owns_it_whoever_connects_first(pair: Deployment) -> None:
+    """A room created through a is owned by a even when its first connection reaches b (b passes
+    it on to a): owners follow creations, which a round-robin balancer spreads evenly, not the
+    race of the first connections."""
+    a, b = pair.processes
+    before = [await process.metrics() for process in (a, b)]
+    host = await create_room(a.url, "Host", COLOURS[0])
+    code = host["code"]
+    joined = await join_room(b.url, code, "Guest", COLOURS[1])
+    assert joined.status_code == 201, joined.text
+    at_b = Client(b.url, code, joined.json()["token"])
+    assert (await at_b.connect())["type"] == "welcome"  # (the room's first connection)
+    assert (await b.metrics())["fabula_relayed_connections"] == before[1]["fabula_relayed_connections"] + 1
+    assert (await a.metrics())["fabula_hosted_connections"] == before[0]["fabula_hosted_connections"] + 1
+    at_a = Client(a.url, code, host["token"])
+    assert (await at_a.connect())["type"] == "welcome"
+    assert (await at_b.request({"type": "say", "text": "through a"}))["type"] == "ack"
+    assert (await a.metrics())["fabula_made_for_others_total"] == before[0]["fabula_made_for_others_total"]
+    await at_a.close()
+    await at_b.close()
+
+
 async def test_presence_crosses_processes_and_an_absent_player_gets_one_stand_in(deployment: Deployment) -> None:
     grace = ("--disconnect-grace-seconds", "1")
     a, b = deployment.spawn(*grace), deployment.spawn(*grace)
@@ -821,9 +843,10 @@ async def test_an_idle_room_is_deleted_once_and_a_visited_one_is_kept(deployment
         if '"room expired"' in line and abandoned in line
     ]
     assert len(expired) == 1, "one process deletes it"
-    # A let go of the room it made once none of its own clients used it; B holds it for its client
-    assert (await a.metrics())["fabula_rooms"] <= 1  # (the summary above loaded it again)
-    assert (await b.metrics())["fabula_rooms"] == 1
+    # a made the room and owns it: b passes its client on to a, which holds the room for it
+    held = [await process.metrics() for process in (a, b)]
+    assert (held[0]["fabula_rooms"], held[0]["fabula_hosted_connections"]) == (1, 1)
+    assert (held[1]["fabula_rooms"], held[1]["fabula_relayed_connections"]) == (0, 1)
     await here.close()
 
 

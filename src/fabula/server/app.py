@@ -196,6 +196,7 @@ def create_app(
             )
         except RulesError as error:
             return refused(error)
+        await service.claim(seat.code)
         return JSONResponse(
             {
                 "code": seat.code,

@@ -254,6 +254,15 @@ class RoomService:
 
     # ------------------------------------------------------------------ relayed connections
 
+    async def claim(self, code: str) -> None:
+        """Own room ``code``, just created here (with other processes: `fabula.store.owners`).
+        Its connections to other processes are then relayed to this one, which holds it already,
+        and the rooms' owners are spread as their creations are (a round-robin balancer: evenly)
+        instead of going to whichever process's first connection asked first."""
+        owners = None if self.backends is None else self.backends.owners
+        if owners is not None:
+            await owners.owner(code)  # (a new code: nobody owns it, so this process takes it)
+
     async def relay(self, connection: Connection, end: Peer) -> Line | None:
         """Relay ``connection`` (not greeted yet) to its room's owner if another process owns
         the room (``end`` hears the owner): the line to send its client's messages on. None:
