@@ -279,12 +279,14 @@ def test_a_phone_s_hand_keeps_its_place_when_a_card_far_along_it_is_tapped(playe
     expect(cards).to_have_count(7)  # (three at the table: seven cards each)
     scrolled = scroll_to_its_end(hand)
     last = cards.nth(6)
-    last.click()
+    # a double tap is one tap: the card is chosen (its second tap let it go again), and no other
+    last.dblclick()
     expect(last).to_have_attribute("aria-pressed", "true")
-    assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
-    last.dblclick()  # two more taps on it: not chosen, then chosen again — and no other card
-    expect(last).to_have_attribute("aria-pressed", "true")
+    phone.wait_for_timeout(600)  # (a redraw a state brings keeps it too)
     assert [cards.nth(n).get_attribute("aria-pressed") for n in range(7)] == ["false"] * 6 + ["true"]
+    assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
+    last.click()  # a tap apart from it lets it go
+    expect(last).to_have_attribute("aria-pressed", "false")
     assert hand.evaluate("list => list.scrollLeft") == pytest.approx(scrolled, abs=2)
 
 
@@ -318,6 +320,11 @@ def test_a_move_made_without_a_connection_says_so_where_it_is_made_and_goes_once
         route.close()
     expect(phone.locator(".away-hint")).to_be_visible()
     phone.locator("form.action-bar button[type=submit]").click()
+    cards = phone.locator(".hand-card .card-button")
+    chosen, other = cards.nth(0).get_attribute("data-keep"), cards.nth(1).get_attribute("data-keep")
+    cards.nth(1).click()  # another card, while the move is on its way: it would not be the one told
+    expect(cards.nth(0)).to_have_attribute("aria-pressed", "true")
+    expect(cards.nth(1)).to_have_attribute("aria-pressed", "false")
     hint = phone.locator(".away-hint")
     expect(hint).to_have_text("No connection: reconnecting. A move made now goes as soon as it is back.")
     box, viewport = hint.bounding_box(), phone.viewport_size
@@ -331,6 +338,9 @@ def test_a_move_made_without_a_connection_says_so_where_it_is_made_and_goes_once
     expect(phone.locator(".away-hint")).to_have_count(0, timeout=20_000)
     expect(phone.get_by_text("Far from home").first).to_be_visible()  # told once it was back
     expect(phone.locator(".clue-input")).to_have_count(0)
+    # the card told is the one chosen then (it left the hand), not the one tapped after
+    expect(phone.locator(f".card-button[data-keep={chosen}]")).to_have_count(0)
+    expect(phone.locator(f".card-button[data-keep={other}]")).to_have_count(1)
 
 
 # ---------------------------------------------------------------- away, and back
@@ -486,7 +496,8 @@ def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(pla
 
 
 def test_a_tv_opens_a_rooms_board_from_its_home_page_and_the_goal_follows_30(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1})
+    # (a target past 30: the goal is the corner after 30)
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1, "target_score": 40})
     host = players.open()
     open_seat(host, players.base, seat["code"], seat)
     add_bots(host, 2)
@@ -526,16 +537,17 @@ def test_a_tv_opens_a_rooms_board_from_its_home_page_and_the_goal_follows_30(pla
     ("options", "goal_space", "corner"),
     [
         ({"target_score": 10}, 10, None),
+        ({}, 30, None),
         ({"target_score": 50}, None, "★ 50"),
         ({"target_score": None, "storyteller_cycles": 1}, None, None),
     ],
-    ids=["10-points", "50-points", "no-target"],
+    ids=["10-points", "30-points", "50-points", "no-target"],
 )
 def test_the_board_marks_the_game_s_own_goal_and_a_score_past_30_goes_round_again(
     players: Players, options: dict[str, Any], goal_space: int | None, corner: str | None
 ) -> None:
     """The TV's track ran 0–30 with its ★ after 30 whatever the game's target, and a rabbit past
-    30 stood on 30. Now a target under 30 is marked on its space, one over 30 in the corner, a game
+    30 stood on 30. Now a target up to 30 is marked on its space, one over 30 in the corner, a game
     without a target has no goal, and a score past 30 goes round again from 0 with "+31"."""
     seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 1, **options})
     host = players.open()
@@ -576,6 +588,14 @@ def test_the_board_marks_the_game_s_own_goal_and_a_score_past_30_goes_round_agai
     expect(spaces.nth(2).locator(".lap")).to_have_text("+31")
     expect(spaces.nth(3).locator(".lap")).to_have_text("+62")  # 65 = 62 + 3
     expect(spaces.nth(30).locator(".rabbit")).to_have_count(0)  # nobody is stuck on 30
+    # the players' own track says it too: the target in its title, and up to 30 on its space
+    track = host.locator(".track")
+    target = options.get("target_score", 30)
+    if target is None:
+        expect(track.locator("h3")).to_have_text("Scores")
+    else:
+        expect(track.locator("h3")).to_have_text(f"Scores (to {target})")
+    expect(track.locator(".space.goal")).to_have_text([] if goal_space is None else [f"★{goal_space}"])
     if shots := os.environ.get("FABULA_SHOTS"):
         tv.screenshot(path=f"{shots}/board-goal-{goal_space or corner or 'none'}.png")
 

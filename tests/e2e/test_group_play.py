@@ -509,6 +509,7 @@ def empty_clue_first(group: Group, name: str) -> Moment:
         assert group.sent_of(page, "act") == sent
         assert awaited(page)
         page.locator(".clue-input").fill("Moonlight")
+        expect(page.locator("p.error")).to_have_count(0)  # (what it said is mended: it goes)
         reply = answered(page, tell.click)
         assert reply["type"] == "ack", reply
         expect(page.locator(".clue")).to_have_text("“Moonlight”")

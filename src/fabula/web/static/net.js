@@ -43,7 +43,7 @@ export function requestId() {
 
 // Two taps that would send the same message closer than this are one tap (a double tap), even
 // when the first was answered in between (tests/e2e/ui.py: TAPS_APART_MS).
-const DOUBLE_TAP_MS = 500;
+export const DOUBLE_TAP_MS = 500;
 
 // Seat tokens live in this browser only: they are what takes a seat back after a reload.
 const SEATS = "fabula.seats";

@@ -86,10 +86,10 @@ export function boardScreen(ctx, code) {
   function track(game) {
     // The 31 spaces and the goal around the edge of an 11 × 7 grid, clockwise from the top-left
     // corner: 0–10 along the top, 11–15 down the right, 16–26 back along the bottom, 27–30 up the
-    // left, and the goal ★ after 30, next to the start. The goal is the game's: a target under
-    // 30 is marked on its space (the corner stays empty), one over 30 is written in the corner
-    // and a score past 30 goes round again from 0, its rabbit saying "+31" (as on the box's
-    // board); a game that ends by rounds or the deck has no goal.
+    // left, and past 30 the corner next to the start. The goal is the game's: a target of 30 or
+    // less is marked ★ on its space, one over 30 is written in the corner, and a score past 30
+    // goes round again from 0, its rabbit saying "+31" (as on the box's board); a game that ends
+    // by rounds or the deck alone has no goal.
     const ring = [];
     for (let column = 1; column <= 11; column += 1) ring.push([1, column]);
     for (let row = 2; row <= 6; row += 1) ring.push([row, 11]);
@@ -101,7 +101,7 @@ export function boardScreen(ctx, code) {
     for (let space = 0; space <= 30; space += 1) {
       const [row, column] = ring[space];
       const here = rows.filter((side) => side.score % 31 === space);
-      const goal = target !== null && target < 30 && space === target;
+      const goal = target !== null && target <= 30 && space === target;
       spaces.push(
         h(
           "div.board-space",
@@ -119,10 +119,10 @@ export function boardScreen(ctx, code) {
         ),
       );
     }
-    if (target !== null && target >= 30) {
+    if (target !== null && target > 30) {
       const [row, column] = ring[31];
       spaces.push(
-        h("div.board-goal", { "aria-hidden": "true", style: { gridRow: String(row), gridColumn: String(column) } }, target === 30 ? "★" : `★ ${target}`),
+        h("div.board-goal", { "aria-hidden": "true", style: { gridRow: String(row), gridColumn: String(column) } }, `★ ${target}`),
       );
     }
     return spaces;

@@ -281,10 +281,10 @@ export function cardViewer(cards, start) {
   viewer.querySelector(".viewer-close").focus();
 }
 
-// The scoring track 0–30 (a score past 30 stays on the last space, with its number shown); in
-// teams one rabbit per team.
+// The scoring track 0–30 (a score past 30 stays on the last space, with its number shown), the
+// game's target in its title and, up to 30, marked ★ on its space; in teams one rabbit per team.
 export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {}) {
-  const top = Math.max(30, room.settings.options?.target_score ?? 30);
+  const target = game.options?.target_score ?? null;
   const rows = sides(game);
   const rabbitOf = (side, size) => sideRabbit(side, nameOf, bySeat, { size });
   const spaces = [];
@@ -293,8 +293,8 @@ export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {
     spaces.push(
       h(
         "li.space",
-        { class: here.length ? "occupied" : "" },
-        h("span.space-number", {}, space),
+        { class: [here.length ? "occupied" : "", space === target ? "goal" : ""].join(" ").trim() },
+        h("span.space-number", {}, space === target ? `★${space}` : space),
         h("span.space-rabbits", {}, here.map((side) => rabbitOf(side, board ? 34 : 18))),
       ),
     );
@@ -309,7 +309,7 @@ export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {
   return h(
     "section.track",
     { "aria-label": t("track.title") },
-    h("h3", {}, t("track.title"), top > 30 ? ` (${t("track.target", { target: top })})` : ""),
+    h("h3", {}, t("track.title"), target !== null ? ` (${t("track.target", { target })})` : ""),
     list,
     board
       ? h("ol.track-spaces", { "aria-hidden": "true" }, spaces)

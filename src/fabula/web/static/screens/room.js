@@ -5,7 +5,7 @@
 import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { language, listText, t } from "../i18n.js";
-import { ApiError, api, saveSeat, savedSeat, Table } from "../net.js";
+import { ApiError, api, DOUBLE_TAP_MS, saveSeat, savedSeat, Table } from "../net.js";
 import { rabbit } from "../rabbits.js";
 import {
   cardImage,
@@ -289,8 +289,11 @@ export function roomScreen(ctx, code, watch) {
 
   // Send a message and show what became of it. A second tap while the first is on its way sends
   // nothing more (`Table.send` answers both with the one reply).
+  let lastTap = { card: null, at: 0 }; // (see tapIgnored)
+
   async function send(type, fields, done = "") {
     ui.sending = true;
+    lastTap = { card: null, at: 0 }; // (a tap after a move is a new choice, however soon)
     draw();
     const phase = ui.phaseKey;
     const reply = await table.send(type, fields);
@@ -827,7 +830,19 @@ export function roomScreen(ctx, code, watch) {
     return h("ol.table-cards", { class: `n${game.table.length}`, "aria-label": t("table.table") }, cards);
   }
 
+  // Whether a tap on a card should change nothing: the move already made is still on its way (it
+  // would go as chosen then, whatever the screen showed after), or it is the second tap of a
+  // double tap on the same card, with no move made between (a tap chooses or lets go: the second
+  // undid the first).
+  function tapIgnored(card) {
+    const now = Date.now();
+    const again = lastTap.card === card && now - lastTap.at < DOUBLE_TAP_MS;
+    lastTap = { card, at: now };
+    return ui.sending || again;
+  }
+
   function chooseSlot(game, slot) {
+    if (tapIgnored(`slot-${slot}`)) return;
     const votes = legalOf("vote");
     const reds = legalOf("red");
     // the party storyteller votes first, then places the red token (both stay changeable)
@@ -894,6 +909,7 @@ export function roomScreen(ctx, code, watch) {
   }
 
   function chooseHandCard(game, card) {
+    if (tapIgnored(card)) return;
     const many = game.phase === "play" ? game.cards_to_play || 1 : 1;
     if (ui.hand.includes(card)) ui.hand = ui.hand.filter((c) => c !== card);
     else ui.hand = many === 1 ? [card] : [...ui.hand, card].slice(-many);
@@ -934,6 +950,10 @@ export function roomScreen(ctx, code, watch) {
         oninput: (event) => {
           ui.clue = event.target.value;
           showLength();
+          if (ui.message === t("error.clue_empty") && ui.clue.trim()) {
+            ui.message = "";
+            draw();
+          }
         },
       });
       // near the limit, the clue says how long it is (the field takes no more than 200)
