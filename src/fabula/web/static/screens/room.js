@@ -287,10 +287,10 @@ export function roomScreen(ctx, code, watch) {
     }
   }
 
-  // Send a message and show what became of it. A second tap while the first is on its way sends
-  // nothing more (`Table.send` answers both with the one reply).
   let lastTap = { card: null, at: 0 }; // (see tapIgnored)
 
+  // Send a message and show what became of it. A second tap while the first is on its way sends
+  // nothing more (`Table.send` answers both with the one reply).
   async function send(type, fields, done = "") {
     ui.sending = true;
     lastTap = { card: null, at: 0 }; // (a tap after a move is a new choice, however soon)
