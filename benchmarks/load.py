@@ -57,6 +57,15 @@ they share that core with each other, the generator has the other, and PostgreSQ
 (unpinned; their CPU is measured apart when they are local) take what they find. One
 ``--server`` (nginx, say) with several ``--server-pid`` loads a proxy and sums its processes.
 
+Instructions (``--callgrind``): CPU time on a shared VM swings by a third from run to run, so a
+ratio of two runs' CPU per action is worth little. With ``--callgrind`` the started servers run
+under valgrind's callgrind, instrumented from each phase's start, their counters zeroed when the
+window opens and dumped when it closes: the instructions they ran in the window, and per action,
+repeat to within a fraction of a percent. Only user-space instructions count (not the kernel's
+work, nor what cache misses and sharing a core cost), and the servers run some 50 times slower,
+so keep the load light (``--rooms 20 --think 15``: 8 actions/s) and read the ``max`` phase as
+the regime where the servers are saturated, not as their speed.
+
 Targets (issue 7, this 2-core machine): one process holds 5,000 connected players (six-player
 rooms, one action per player every 10 s) with p99 ≤ 200 ms and no errors; at full load at least
 1,500 actions a second on one core; its maximum actions a second at least half the bare
@@ -241,31 +250,32 @@ def drop_namespace(database: str, redis_url: str | None, namespace: str) -> None
             client.close()
 
 
-def start_server(command: list[str], name: str, folder: Path, pin: set[int] | None) -> Server:
-    """Start a server that prints ``… http://127.0.0.1:PORT/ …`` when it listens."""
+def start_server(command: list[str], name: str, folder: Path, pin: set[int] | None, patience: float = 60) -> Server:
+    """Start a server that prints ``… http://127.0.0.1:PORT/ …`` when it listens (within ``patience``
+    seconds)."""
     log_path = folder / "server.log"
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, cwd=folder)
     if pin:
         os.sched_setaffinity(process.pid, pin)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{name} exited at start:\n{log_path.read_text()}")
         found = re.search(r"http://[0-9.]+:\d+/", log_path.read_text(errors="replace"))
         if found:
             server = Server(found.group(0).rstrip("/"), process.pid, process, folder, name)
-            wait_healthy(server.url)
+            wait_healthy(server.url, patience)
             return server
         time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"{name} did not start:\n{log_path.read_text()}")
 
 
-def wait_healthy(url: str) -> None:
+def wait_healthy(url: str, patience: float = 30) -> None:
     import httpx
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + patience
     while True:
         try:
             if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
@@ -290,6 +300,15 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None, namespace: str 
     folder = Path(tempfile.mkdtemp(prefix="fabula-load-"))
     fabula = Path(sys.executable).with_name("fabula")
     command = [str(fabula)] if fabula.exists() else [sys.executable, "-c", "from fabula.cli import main; main()"]
+    if args.callgrind:
+        # instrumented only from a phase's start (`counting`): taking the seats would take minutes
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={folder / 'callgrind.out'}",
+            *command,
+        ]
     command += [
         "serve",
         "--port=0",
@@ -306,7 +325,7 @@ def start_fabula(args: argparse.Namespace, pin: set[int] | None, namespace: str 
         command += [f"--database={args.database}", f"--namespace={namespace}"]
     if args.redis:
         command.append(f"--redis={args.redis}")
-    server = start_server(command, "fabula serve", folder, pin)
+    server = start_server(command, "fabula serve", folder, pin, patience=180 if args.callgrind else 60)
     if args.database:
         server.shared = (args.database, args.redis, namespace)
     return server
@@ -328,6 +347,22 @@ def start_fabulas(args: argparse.Namespace, pin: set[int] | None) -> list[Server
         drop_namespace(args.database, args.redis, namespace)
         raise
     return servers
+
+
+def callgrind_control(pids: Sequence[int], *options: str) -> None:
+    """Ask the callgrind of each of ``pids`` (`--callgrind`) to do something."""
+    for pid in pids:
+        subprocess.run(["callgrind_control", *options, str(pid)], check=True, capture_output=True, timeout=120)
+
+
+def instructions_counted(folder: Path) -> int:
+    """The instructions in the newest dump of the callgrind whose output goes to ``folder``."""
+    dumps = sorted(folder.glob("callgrind.out*"), key=lambda path: path.stat().st_mtime)
+    text = dumps[-1].read_text(errors="replace")
+    found = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"no total in {dumps[-1]}")
+    return int(found.group(1))
 
 
 def start_transport(sample: Path | None, pin: set[int] | None) -> Server:
@@ -1354,6 +1389,7 @@ def measure(args: argparse.Namespace, target: str, phases: list[str], sample: Pa
                 spec,
                 pids,
                 signal_window=args.signal_window,
+                counting=[server.folder for server in servers if server.folder] if args.callgrind else None,
                 backends=backends,
                 urls=urls if len(urls) > 1 else None,
             )
@@ -1371,13 +1407,17 @@ def run_phase(
     pids: Sequence[int],
     *,
     signal_window: bool = False,
+    counting: Sequence[Path] | None = None,
     backends: bool = False,
     urls: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """One phase; CPU and memory of the server processes ``pids`` (summed, and each one's when
-    several), of the local PostgreSQL and Redis if ``backends``; actions by server if ``urls``."""
+    several), of the local PostgreSQL and Redis if ``backends``; actions by server if ``urls``;
+    with ``counting`` (the servers' folders, `--callgrind`), the instructions they ran in the window."""
     pids = list(pids)
     pipes = generators.pipes
+    if counting:
+        callgrind_control(pids, "--instr=on")
     for pipe in pipes:
         pipe.send(("run", spec))
     window_start = spec.start + spec.warmup
@@ -1386,6 +1426,8 @@ def run_phase(
     if signal_window:
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)
+    if counting:
+        callgrind_control(pids, "--zero")
     cpu_start = [cpu_seconds(pid) for pid in pids]
     backend_start = backend_cpu() if backends else {}
     machine_start = cpu_times()
@@ -1395,6 +1437,8 @@ def run_phase(
         time.sleep(min(1.0, max(0.0, window_end - time.monotonic())))
         rss_peak = [max(peak, rss_mib(pid)) for peak, pid in zip(rss_peak, pids, strict=True)]
     cpu_used = [cpu_seconds(pid) - start for pid, start in zip(pids, cpu_start, strict=True)]
+    if counting:
+        callgrind_control(pids, "--dump=window")
     backend_end = backend_cpu() if backends else {}
     machine_end = cpu_times()
     ours = sum(cpu_seconds(p) for p in generators.pids()) + time.process_time() - ours_start
@@ -1446,6 +1490,12 @@ def run_phase(
         # busy CPU time that was neither the server's nor the load's: other work on the machine
         "others_cpu_percent": None if not pids else 100 * (busy - ours - sum(cpu_used) - backend_used) / spec.duration,
     }
+    if counting:
+        callgrind_control(pids, "--instr=off")
+        counted = [instructions_counted(folder) for folder in counting]
+        figures["server_instructions"] = counted
+        if actions:
+            figures["server_instructions_per_action"] = sum(counted) / actions
     if pids:
         rss_now = [rss_mib(pid) for pid in pids]
         figures["server_cpu_percent"] = 100 * sum(cpu_used) / spec.duration
@@ -1526,6 +1576,14 @@ def report_phase(phase: str, f: dict[str, Any], args: argparse.Namespace) -> Non
                 f"     pid {one['pid']}: CPU {one['cpu_percent']:.0f}%, resident {one['rss_mib']:.1f} MiB "
                 f"(peak {one['rss_peak_mib']:.1f})"
             )
+    if "server_instructions" in f:
+        counted = f["server_instructions"]
+        print(
+            f"   instructions the server{'s' if len(counted) > 1 else ''} ran in the window (callgrind): "
+            f"{sum(counted):,}"
+            + (f" ({' + '.join(f'{n:,}' for n in counted)})" if len(counted) > 1 else "")
+            + (f", {per:,.0f} per action" if (per := f.get("server_instructions_per_action")) else "")
+        )
     if "actions_by_server" in f:
         print(
             "   actions acked, by the server the acting player is connected to: "
@@ -1745,6 +1803,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--versus-sqlite",
         action="store_true",
         help="with --database: first the same phases on one process over SQLite, then the ratio (issue 19)",
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="run the started servers under valgrind's callgrind and count the instructions they run in each "
+        "window (repeatable where CPU time is not; the servers run some 50 times slower: keep the load light)",
     )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")
     args = parser.parse_args(argv)

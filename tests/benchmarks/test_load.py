@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -118,3 +120,49 @@ def test_websocket_mask_matches_the_pure_python_one(load: ModuleType) -> None:
     data, mask = bytes(range(200)), b"\x01\x80\xfe\x7f"
     assert load._apply_mask(data, mask) == load._python_mask(data, mask)
     assert load._python_mask(load._python_mask(data, mask), mask) == data
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (--callgrind needs it)")
+def test_callgrind_counts_the_instructions_of_each_window(load: ModuleType, tmp_path: Path) -> None:
+    # a program that sums range(n) for each n it reads: the work of a window is what it was sent
+    program = "import sys\nfor line in sys.stdin:\n    print(sum(range(int(line))), flush=True)\n"
+    process = subprocess.Popen(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={tmp_path / 'callgrind.out'}",
+            sys.executable,
+            "-c",
+            program,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    stdin, stdout = process.stdin, process.stdout
+    assert stdin is not None
+    assert stdout is not None
+
+    def window(n: int) -> int:
+        load.callgrind_control([process.pid], "--zero")
+        stdin.write(f"{n}\n")
+        stdin.flush()
+        assert stdout.readline() == f"{n * (n - 1) // 2}\n"
+        load.callgrind_control([process.pid], "--dump=window")
+        return int(load.instructions_counted(tmp_path))
+
+    try:
+        stdin.write("1\n")  # (started: valgrind answers callgrind_control from here on)
+        stdin.flush()
+        assert stdout.readline() == "0\n"
+        load.callgrind_control([process.pid], "--instr=on")
+        small, large, small_again = window(20_000), window(200_000), window(20_000)
+    finally:
+        process.kill()
+        process.wait()
+    assert 0 < small < large
+    # ten times the sums, about ten times the instructions; the same work, the same count (repeatable)
+    assert 5 * small < large < 20 * small
+    assert small_again == pytest.approx(small, rel=0.01)
