@@ -102,6 +102,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
 import websockets
 
 from fabula.client import Client, Received
@@ -120,6 +121,10 @@ MESSAGE_TYPES: dict[str, type[ClientMessage]] = {"legal": Legal, "act": Act, "st
 SENDING: set[asyncio.Task[None]] = set()
 #: Latency targets of the issue.
 TARGET_PLAYERS, TARGET_P99_MS, TARGET_ACTIONS, TARGET_RATIO = 5000, 200.0, 1500.0, 0.5
+
+# the generator's JSON: msgspec's (the standard library's took a sixth of the generator's time)
+encode_json = msgspec.json.encode
+decode_json: Callable[[bytes], Any] = msgspec.json.decode
 
 
 # ---------------------------------------------------------------------------------------------
@@ -680,7 +685,7 @@ class Player:
             return message_id
         if self.socket is None:
             return message_id
-        self.socket.send_text(json.dumps(message, separators=(",", ":")).encode())
+        self.socket.send_text(encode_json(message))
         return message_id
 
     def on_received(self, received: Received) -> None:
@@ -733,7 +738,7 @@ class Player:
                 figures.states += 1
                 figures.state_bytes += len(data)
             if self is table.observer:
-                room = json.loads(data)["room"]
+                room = decode_json(data)["room"]
                 seq = int(room["seq"])
                 table.observe(room)
             else:
@@ -747,7 +752,7 @@ class Player:
             if table.spans and self is not table.observer:
                 table.fire()  # this player's process may have been behind the observer's
             return
-        message = json.loads(data)
+        message = decode_json(data)
         kind = message.get("type")
         if kind == "welcome":
             self.greeted = True
@@ -899,12 +904,17 @@ class Table:
         for other in self.players:
             if not other.connected:
                 continue
-            for seen_seq, when in other.history:
-                if seen_seq > seq:
-                    pending.latest = max(pending.latest, when)
+            # the first state past ``seq`` it got, if any: near the end of its history (which a
+            # connection's rising seqs keep in order), so it is searched from there
+            first = None
+            for seen_seq, when in reversed(other.history):
+                if seen_seq <= seq:
                     break
-            else:
+                first = when
+            if first is None:
                 pending.waiting.add(other)
+            else:
+                pending.latest = max(pending.latest, first)
         if pending.waiting:
             self.pending.append(pending)
         else:
@@ -1011,7 +1021,7 @@ class Generator:
                     return
                 player.socket = socket
                 player.connected = True
-                socket.send_text(json.dumps({"type": "hello", "id": next(player.ids), "token": player.token}).encode())
+                socket.send_text(encode_json({"type": "hello", "id": next(player.ids), "token": player.token}))
                 deadline = loop.time() + 30
                 while not (player.greeted and player.history) and loop.time() < deadline and player.connected:
                     await asyncio.sleep(0.01)
