@@ -36,6 +36,7 @@ states — because the generator must not be what limits the figure; ``fabula`` 
 shared) the lean generator spent 326–327 µs of CPU per action against Fabula and 381–387 against
 the transport; on `fabula.client` 556–593 and 892–893: 1.7–2.3 times as much, so at the
 1,500 actions a second of the target the client alone would need 0.8–1.3 of the generator's core.
+(Since then the lean players read and write JSON with msgspec: 163–221 µs per action, docs/deploy.md.)
 
 Run: ``python benchmarks/load.py`` (the default: 100 six-player rooms, 20 s per phase, the
 sampled ceiling; about a minute and a half). The issue's figures:
