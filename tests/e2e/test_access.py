@@ -7,7 +7,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .conftest import Players
-from .ui import add_bots, create_room_by_api, join_in_ui, open_seat, play_cards, start_game
+from .ui import add_bots, await_bot_clue, create_room_by_api, join_in_ui, open_seat, play_cards, start_game
 
 # What has the keyboard focus, and the outline drawn for it (a hidden radio button's ring is
 # drawn on its label).
@@ -77,7 +77,7 @@ def test_the_home_form_and_a_vote_work_with_the_keyboard_alone(players: Players)
     open_seat(page, players.base, seat["code"], seat)
     add_bots(page, 2)
     start_game(page)
-    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(page)
     play_cards(page)
     vote_button = page.locator(".action-bar button.primary", has_text="Vote")
     expect(vote_button).to_be_visible()
@@ -114,7 +114,7 @@ def test_choosing_a_card_with_the_keyboard_keeps_the_focus_on_it(players: Player
     open_seat(page, players.base, seat["code"], seat)
     add_bots(page, 2)
     start_game(page)
-    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(page)
     page.locator(".hand-card .card-button:not([disabled])").first.focus()
     page.keyboard.press("Space")
     expect(page.locator(".hand-card.chosen")).to_have_count(1)
@@ -131,7 +131,7 @@ def test_the_reveal_takes_the_focus_and_escape_closes_it(players: Players) -> No
     open_seat(page, players.base, seat["code"], seat)
     add_bots(page, 2)
     start_game(page)
-    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(page)
     play_cards(page)
     page.locator(".table-card .card-button:not([disabled])").first.click()
     page.locator(".action-bar button.primary", has_text="Vote").focus()

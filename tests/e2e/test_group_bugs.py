@@ -19,6 +19,7 @@ from ..server.harness import LiveServer, live_server
 from .conftest import Players
 from .ui import (
     add_bots,
+    await_bot_clue,
     awaited,
     card_sources,
     close_reveal,
@@ -416,7 +417,7 @@ def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
 
 def test_with_two_tokens_the_vote_prompt_and_the_reveal_show_the_one_token_bonus(players: Players) -> None:
     page = alone_with_bots(players, "Mara", 6, options={"first_storyteller": 1})
-    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(page)
     play_cards(page)
     expect(page.locator(".action-bar button.primary", has_text="Vote")).to_be_visible()
     expect(page.locator(".status-line")).to_contain_text("Found with one token alone: 1 more point.")
@@ -526,7 +527,7 @@ def test_a_tv_opens_a_rooms_board_from_its_home_page_and_the_goal_follows_30(pla
     assert abs(goal[0] - thirty[0]) + abs(goal[1] - thirty[1]) == 1, (goal, thirty)  # the next cell after 30
     assert abs(goal[0] - zero[0]) + abs(goal[1] - zero[1]) == 1, (goal, zero)  # and just before the start
     heights = found["heights"]
-    expect(host.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(host)
     play_cards(host)
     expect(tv.locator(".board-cards li")).to_have_count(5)
     again = tv.evaluate(layout)["heights"]

@@ -5,7 +5,17 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import Players
-from .ui import add_bots, close_reveal, create_room_by_api, open_seat, play_cards, play_until, start_game, vote
+from .ui import (
+    add_bots,
+    await_bot_clue,
+    close_reveal,
+    create_room_by_api,
+    open_seat,
+    play_cards,
+    play_until,
+    start_game,
+    vote,
+)
 
 WIDTH = 360
 
@@ -91,7 +101,7 @@ def test_the_action_bar_stays_on_a_phone_screen_while_the_cards_scroll(players: 
     open_seat(page, players.base, seat["code"], seat)
     add_bots(page, 4)
     start_game(page)
-    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    await_bot_clue(page)
     play_cards(page)
     vote_button = page.locator(".action-bar button.primary", has_text="Vote")
     expect(vote_button).to_be_visible()

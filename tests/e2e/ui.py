@@ -102,6 +102,17 @@ def add_bots(host: Page, count: int) -> None:
         expect(seats).to_have_count(before + 1)
 
 
+#: How long a page may wait for a bot storyteller's first clue: a bot's first move in a fresh
+#: server reads the room's deck, which takes seconds, and more while the whole suite starts on two
+#: cores (CI once waited over the 5 s of `expect`).
+BOT_CLUE_MS = 30_000
+
+
+def await_bot_clue(page: Page) -> None:
+    """Wait until the bot storyteller has told, so that ``page`` may play a card."""
+    expect(page.locator(".action-bar button.primary", has_text="Play")).to_be_visible(timeout=BOT_CLUE_MS)
+
+
 def start_game(host: Page, others: Sequence[Page] = ()) -> None:
     host.get_by_role("button", name="Start the game").click()
     for page in (host, *others):
