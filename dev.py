@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -58,16 +59,18 @@ CHROMIUM = Path("/usr/bin/chromium")
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
-def ensure_chromium() -> None:
-    """The browser tests drive Debian's chromium (and need a CJK font); install what is missing."""
-    if CHROMIUM.exists() and CJK_FONT.exists():
+def ensure_test_packages() -> None:
+    """The browser tests drive Debian's chromium (and need a CJK font), and a benchmark's test runs
+    valgrind (`load.py --callgrind`); install what is missing."""
+    if CHROMIUM.exists() and CJK_FONT.exists() and shutil.which("valgrind"):
         return
     apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("Installing Debian's chromium and a CJK font for the browser tests …", flush=True)
-    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium", "fonts-noto-cjk"]):
+    print("Installing Debian's chromium, a CJK font and valgrind for the tests …", flush=True)
+    packages = ["chromium", "fonts-noto-cjk", "valgrind"]
+    for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", *packages]):
         if subprocess.run(command, cwd=ROOT, env=env, check=False).returncode:
-            sys.exit(f"Could not install chromium ({' '.join(command)}); install it and run again.")
+            sys.exit(f"Could not install {', '.join(packages)} ({' '.join(command)}); install them and run again.")
 
 
 def ensure_cjk_font() -> None:
@@ -96,7 +99,7 @@ def main() -> None:
         given = any(arg == "--host" or arg.startswith("--host=") for arg in extra) or "FABULA_HOST" in os.environ
         run(BIN / "fabula", "serve", *([] if given else ["--host", "0.0.0.0"]), *extra)
     elif command == "test":
-        ensure_chromium()
+        ensure_test_packages()
         run(BIN / "ruff", "check", ".")
         run(BIN / "ruff", "format", "--check", ".")
         run(BIN / "mypy")

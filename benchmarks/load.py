@@ -1828,6 +1828,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     if args.servers < 1:
         parser.error("--servers must be at least 1")
+    if args.callgrind and (args.server or args.target != "fabula"):
+        parser.error("--callgrind counts the fabula serve processes it starts: not with --server or --target")
     if args.servers > 1:
         if args.server:
             parser.error("--servers starts the servers itself: give it or --server URL …, not both")

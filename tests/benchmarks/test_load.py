@@ -122,6 +122,14 @@ def test_websocket_mask_matches_the_pure_python_one(load: ModuleType) -> None:
     assert load._python_mask(load._python_mask(data, mask), mask) == data
 
 
+def test_callgrind_is_for_the_servers_the_benchmark_starts(load: ModuleType) -> None:
+    assert load.parse_args(["--callgrind"]).callgrind
+    with pytest.raises(SystemExit):
+        load.parse_args(["--callgrind", "--server=http://a:1"])
+    with pytest.raises(SystemExit):
+        load.parse_args(["--callgrind", "--target=transport"])
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (--callgrind needs it)")
 def test_callgrind_counts_the_instructions_of_each_window(load: ModuleType, tmp_path: Path) -> None:
     # a program that sums range(n) for each n it reads: the work of a window is what it was sent
