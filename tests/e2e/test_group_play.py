@@ -30,6 +30,7 @@ from .ui import (
     create_room_in_ui,
     enabled_hand_cards,
     enabled_table_cards,
+    open_advanced,
     saved_seats,
     socket_of,
     start_game,
@@ -341,7 +342,7 @@ def create_with_a_double_tap(group: Group, page: Page, name: str, *, mode: str, 
     page.goto(group.players.base + "/")
     if mode != "odyssey":
         page.check(f"input[name=mode][value={mode}]")
-    page.locator("details.advanced summary").click()
+    open_advanced(page)
     page.fill("input[name=cycles]", "1")
     page.fill("input[name=name]", name)
     double_tap(page, page.get_by_role("button", name="Create the room"), how)

@@ -32,7 +32,7 @@ def create_room_in_ui(
     if mode != "odyssey":
         page.check(f"input[name=mode][value={mode}]")
     if cycles is not None or target is not None:
-        page.locator("details.advanced summary").click()
+        open_advanced(page)
         if cycles is not None:
             page.fill("input[name=cycles]", str(cycles))
         if target is not None:
@@ -42,6 +42,20 @@ def create_room_in_ui(
     page.wait_for_url(re.compile(r"/room/[A-Z0-9]+$"))
     page.locator(".lobby").wait_for()
     return page.url.rsplit("/", 1)[1]
+
+
+def open_advanced(page: Page) -> None:
+    """Open the create form's advanced settings. A click can be lost: CI once found the section
+    closed 15 s after it (perhaps a render of the home screen between the click and the details'
+    toggle event, which is what keeps it open across renders — not confirmed), so it clicks again
+    until the section stays open."""
+    advanced = page.locator("details.advanced")
+    for _ in range(5):
+        if advanced.evaluate("(details) => details.open"):
+            return
+        advanced.locator("summary").click()
+        page.wait_for_timeout(200)
+    expect(advanced).to_have_attribute("open", "")
 
 
 def join_in_ui(page: Page, base: str, code: str, name: str) -> None:
