@@ -48,7 +48,7 @@ def open_advanced(page: Page) -> None:
     """Open the create form's advanced settings. A click can be lost: CI once found the section
     closed 15 s after it (perhaps a render of the home screen between the click and the details'
     toggle event, which is what keeps it open across renders — not confirmed), so it clicks again
-    until the section stays open."""
+    (at most five times, 200 ms apart) until the section is open."""
     advanced = page.locator("details.advanced")
     for _ in range(5):
         if advanced.evaluate("(details) => details.open"):
