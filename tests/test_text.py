@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,16 @@ from typing import Any
 import pytest
 
 import fabula.text
-from fabula.text import JOINERS, TextRefused, caption_text, clue_text, collapse_spaces, has_controls, line_text
+from fabula.text import (
+    JOINERS,
+    REFUSED_IN_CLUES,
+    TextRefused,
+    caption_text,
+    clue_text,
+    collapse_spaces,
+    has_controls,
+    line_text,
+)
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 👩‍👩‍👧: three people, two joiners
 PERSIAN = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # می‌خواهم: a non-joiner inside a word
@@ -192,3 +202,18 @@ def test_the_module_imports_nothing_of_fabulas() -> None:
     assert not [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level], (
         "no relative import"
     )
+
+
+def test_no_printable_character_is_of_a_category_refused_in_clues() -> None:
+    # clue_text skips its look at each character when str.isprintable says the clue is printable;
+    # that is exact only if no printable character is of a refused category, in this Python's
+    # Unicode tables
+    printable_but_refused = [
+        hex(code)
+        for code in range(sys.maxunicode + 1)
+        if chr(code).isprintable() and unicodedata.category(chr(code)) in REFUSED_IN_CLUES
+    ]
+    assert printable_but_refused == []
+    # and the unprintable ones still get the look: a zero-width space refused, a joiner kept
+    assert refusal(clue_text, "a\u200bb", limit=10)[0] == "invalid"
+    assert clue_text(FAMILY, limit=10) == FAMILY

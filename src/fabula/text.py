@@ -101,7 +101,9 @@ def clue_text(text: str, *, limit: int) -> str:
         raise TextRefused(
             "too_long", f"A clue has at most {limit} characters; this one has {len(trimmed)}.", len(trimmed)
         )
-    if any(_hidden(ch, REFUSED_IN_CLUES) for ch in trimmed):
+    # Every refused category is one `str.isprintable` calls unprintable (Other, Separator): a
+    # printable clue needs no look at each character.
+    if not trimmed.isprintable() and any(_hidden(ch, REFUSED_IN_CLUES) for ch in trimmed):
         raise TextRefused("invalid", "A clue is one line of text without control characters.", len(trimmed))
     return trimmed
 

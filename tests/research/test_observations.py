@@ -9,9 +9,12 @@ from .extra import require_extra
 
 require_extra()
 
+import copy  # noqa: E402
 import json  # noqa: E402
+import pickle  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
@@ -20,8 +23,10 @@ from fabula.bots.random_player import random_action  # noqa: E402
 from fabula.cards.original import original_deck  # noqa: E402
 from fabula.research.observations import (  # noqa: E402
     JSON_CHARSET,
+    OBSERVATION_KEYS,
     VIEW_MAX,
     CardTexts,
+    Observation,
     SeatObserver,
     seat_texts,
     view_json,
@@ -126,3 +131,121 @@ def test_a_deck_of_bare_ids_and_a_deck_of_cards() -> None:
     table = Table("odyssey", 4, options=SHORT, seed=1, deck=ids, clues=None)
     card_texts = json.loads(table.observe(0)["cards"])
     assert card_texts == {card: {"title": card, "description": ""} for card in table.game.hand(0)}
+
+
+# ---------------------------------------------------------------- observations written when read
+
+
+@pytest.mark.parametrize(("mode", "seats", "options"), GAMES)
+def test_an_observation_read_later_says_what_the_seat_saw_when_it_was_made(
+    mode: str, seats: int, options: dict[str, Any]
+) -> None:
+    # An agent may keep observations (a replay buffer) and read them after the game went on: each
+    # must give the texts of its own moment, whatever came after, and never name a card the seat
+    # could not see then.
+    table = Table(mode, seats, options=options, seed=3, deck=None, clues=None)
+    game, rng = table.game, random.Random(f"later/{mode}/{seats}")
+    kept: list[tuple[Any, tuple[str, str], set[str]]] = []
+    while not game.is_over:
+        seat = game.awaiting[int(rng.random() * len(game.awaiting))]
+        kept.append((table.observe(seat), seat_texts(game, seat, table.texts), hidden_from(game, seat)))
+        move = random_action(game, seat, rng)
+        if isinstance(move, Tell | BlindClue):
+            move = move.with_clue(rng.choice(["Là où 月亮", "Dawn"]))
+        game.apply(move)
+    assert len(kept) > 10
+    for observation, then, hidden in kept:
+        assert (observation["view"], observation["cards"]) == then
+        assert not set(CARD_ID.findall(then[0] + then[1])) & hidden
+
+
+def counting_writer() -> tuple[list[int], Any]:
+    calls: list[int] = []
+
+    def write(what: str) -> tuple[str, str]:
+        calls.append(1)
+        return f'{{"seat":"{what}"}}', "{}"
+
+    return calls, write
+
+
+def test_reading_the_mask_length_or_keys_writes_no_text() -> None:
+    calls, write = counting_writer()
+    observation = Observation.pending(write, "s", [0, 1])
+    assert observation["action_mask"] == [0, 1]
+    assert observation.get("action_mask") == [0, 1]
+    assert len(observation) == 3
+    assert bool(observation)
+    assert "view" in observation
+    assert "cards" in observation
+    assert "other" not in observation
+    assert calls == []
+    assert observation["view"] == '{"seat":"s"}'
+    assert observation.get("cards") == "{}"
+    assert calls == [1]  # once, whatever is read after
+    assert list(observation) == list(OBSERVATION_KEYS)
+    assert calls == [1]
+
+
+READS: dict[str, Callable[[Observation], object]] = {
+    "index": lambda o: o["view"],
+    "get": lambda o: o.get("view"),
+    "iter": list,
+    "keys": lambda o: list(o.keys()),
+    "items": lambda o: dict(o.items()),
+    "values": lambda o: list(o.values()),
+    "dict": dict,
+    "unpack": lambda o: {**o},
+    "update": lambda o: dict[str, Any]().update(o),
+    "json": lambda o: json.dumps({k: v for k, v in o.items() if k != "action_mask"}),
+    "json_whole": json.dumps,
+    "repr": repr,
+    "equal": lambda o: o == {"view": '{"seat":"s"}', "cards": "{}", "action_mask": [0, 1]},
+    "copy": lambda o: o.copy(),
+    "copy_module": copy.copy,
+    "deepcopy": copy.deepcopy,
+    "pickle": lambda o: pickle.loads(pickle.dumps(o)),
+    "set": lambda o: o.__setitem__("extra", 1),
+    "pop": lambda o: o.pop("action_mask"),
+    "setdefault": lambda o: o.setdefault("extra", 1),
+    "or": lambda o: o | {"extra": 1},
+    "filled": lambda o: o.filled(),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_whatever_python_does_with_the_observation_sees_its_texts(read: str) -> None:
+    calls, write = counting_writer()
+    observation = Observation.pending(write, "s", [0, 1])
+    READS[read](observation)
+    assert calls == [1]
+    # it is then a plain dict in everything but its type, its texts first, in the space's order
+    assert dict.__getitem__(observation, "view") == '{"seat":"s"}'
+    if read not in {"set", "pop", "setdefault"}:
+        assert dict(observation) == {"view": '{"seat":"s"}', "cards": "{}", "action_mask": [0, 1]}
+        assert list(dict.keys(observation)) == list(OBSERVATION_KEYS)
+
+
+def test_copies_and_pickles_are_plain_dicts_equal_to_the_observation() -> None:
+    _, write = counting_writer()
+    observation = Observation.pending(write, "s", [0, 1])
+    for other in (copy.copy(observation), copy.deepcopy(observation), pickle.loads(pickle.dumps(observation))):
+        assert type(other) is dict
+        assert other == observation
+        assert observation == other
+        assert (observation != other) is False
+    two = Observation.pending(write, "s", [0, 1])
+    assert two == Observation.pending(write, "s", [0, 1])
+    assert two != Observation.pending(write, "t", [0, 1])
+    assert Observation({"a": 1}) == {"a": 1}  # made as a dict: one
+
+
+def test_the_env_observation_is_in_its_space_and_the_mask_alone_writes_nothing() -> None:
+    table = Table("odyssey", 4, options=SHORT, seed=1, deck=None, clues=None)
+    observation = table.observe(table.game.awaiting[0])
+    assert isinstance(observation, Observation)
+    assert int(observation["action_mask"].sum()) > 0
+    assert len(observation) == 3
+    assert dict.get(observation, "view") is None  # not written yet
+    assert observation_space(table.space).contains(observation)
+    assert json.loads(observation["view"]) == table.game.view(table.game.awaiting[0]).to_json()

@@ -111,6 +111,12 @@ class ActionSpace:
     _masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = field(default_factory=dict, repr=False, compare=False)
     #: the play (and offer) ids of each hand size met so far
     _plays_kept: dict[tuple[int, bool], tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: the plays and votes `decode` made, by (seat, cards) and (seat, id)
+    _decoded: dict[tuple[int, object], Action] = field(default_factory=dict, repr=False, compare=False)
+    #: a voter's vote ids, by (voter, owner of each slot): the same all through a vote phase
+    _votes_kept: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def create(
@@ -184,19 +190,30 @@ class ActionSpace:
 
     def decode(self, game: Game, seat: int, id: int, clue: str | None = None) -> Action:
         """`action` without the check that ``id`` is legal (for a caller that checked its `mask`)."""
-        k = self._k
+        # (the moves of every round first: plays and votes, each made once and kept, as the
+        # engine keeps its legal actions: a move is a value the game only reads)
+        kept = self._decoded
+        if id in self.play:
+            hand = game.hand(seat)
+            cards = tuple([hand[h] for h in self.plays[id - self.play.start]])
+            action = kept.get((seat, cards))
+            if action is None:
+                if len(kept) >= _MASKS_KEPT:
+                    kept.clear()
+                action = kept[seat, cards] = Play(seat, cards)
+            return action
+        if id in self.vote:
+            action = kept.get((seat, id))
+            if action is None:
+                action = kept[seat, id] = Vote(seat, self.votes[id - self.vote.start])
+            return action
         if id in self.tell:
-            h, c = divmod(id - self.tell.start, k)
+            h, c = divmod(id - self.tell.start, self._k)
             return Tell(seat, game.hand(seat)[h], self._clue(c, clue))
         if id in self.blind:
             return BlindClue(seat, self._clue(id - self.blind.start, clue))
-        if id in self.play:
-            hand = game.hand(seat)
-            return Play(seat, tuple([hand[h] for h in self.plays[id - self.play.start]]))
         if id in self.propose:
             return Propose(seat, game.hand(seat)[id - self.propose.start])
-        if id in self.vote:
-            return Vote(seat, self.votes[id - self.vote.start])
         if id in self.red:
             return PlaceRed(seat, id - self.red.start + 1)
         raise ActionNotAvailable(f"There is no move {id}; moves are 0 to {self.n - 1}.")
@@ -244,9 +261,10 @@ class ActionSpace:
 
     def legal_ids(self, game: Game, seat: int) -> list[int]:
         """The ids ``seat`` may play now, ascending (see the module docstring for the rule)."""
-        return list(self._legal(game, seat))
+        return list(self.legal(game, seat))
 
-    def _legal(self, game: Game, seat: int) -> tuple[int, ...]:
+    def legal(self, game: Game, seat: int) -> tuple[int, ...]:
+        """`legal_ids` as a tuple (a kept one: the same tuple comes again)."""
         if seat not in game.awaiting:
             return ()
         phase = game.phase
@@ -255,27 +273,41 @@ class ActionSpace:
             # `second_tokens`, `red_slots`) as it reads them: a voter's votes, the party
             # storyteller's red token.
             rules, owners = self.rules, game.owners
-            ids: list[int] = []
+            ids: tuple[int, ...] = ()
             if game.vote(seat) is None and seat in game.voters:
-                allowed, start = rules.may_vote[seat], self.vote.start
-                ids = [start + i for i, owner in enumerate(owners) if allowed[owner]]  # ascending
-                if rules.tokens == 2:
-                    vote_id = self._vote_id
-                    ids.extend([vote_id[pair] for pair in rules.second_tokens(rules.votable(seat, owners))])
-                    ids.sort()
+                kept = self._votes_kept
+                key = (seat, owners)
+                found = kept.get(key)
+                if found is None:
+                    if len(kept) >= _MASKS_KEPT:
+                        kept.clear()
+                    found = kept[key] = self._votes_of(seat, owners)
+                ids = found
             if seat == game.storyteller and rules.mode.red_token and game.red is None:
                 # (the red block follows the votes', and the slots come ascending)
-                ids.extend([self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
-            return tuple(ids)
+                ids = (*ids, *[self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
+            return ids
         held = len(game.hand(seat))
         if phase is Phase.PLAY:
             # What `Game.legal_actions` lists for an awaited player — a play for each card (each
             # pair at 3 seats), an offer of each card — read off the hand's length.
-            offers = game.proposal(seat) is None and seat in self.rules.proposers[game.storyteller]
-            return self._plays_of(held, offers)
+            offers = seat in self.rules.proposers[game.storyteller] and game.proposal(seat) is None
+            known = self._plays_kept.get((held, offers))  # (`_plays_of`'s own look first: one call less)
+            return self._plays_of(held, offers) if known is None else known
         if self.blind:  # (the clue phase)
             return tuple(self.blind)
         return tuple(self.tell[: held * self._k])
+
+    def _votes_of(self, seat: int, owners: tuple[int, ...]) -> tuple[int, ...]:
+        """The vote ids of voter ``seat`` when the slots' cards are ``owners``'."""
+        rules = self.rules
+        allowed, start = rules.may_vote[seat], self.vote.start
+        ids = [start + i for i, owner in enumerate(owners) if allowed[owner]]  # ascending
+        if rules.tokens == 2:
+            vote_id = self._vote_id
+            ids.extend([vote_id[pair] for pair in rules.second_tokens(rules.votable(seat, owners))])
+            ids.sort()
+        return tuple(ids)
 
     def _plays_of(self, held: int, offers: bool) -> tuple[int, ...]:
         """The play ids of a hand of ``held`` cards, and its offers to the teammate if ``offers``."""
@@ -293,7 +325,10 @@ class ActionSpace:
     def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
         """`legal_ids` as a 0/1 ``int8`` vector of length `n`, read-only: one array stands for
         each set of legal ids (copy it to change it)."""
-        ids = self._legal(game, seat)
+        return self.mask_of(self.legal(game, seat))
+
+    def mask_of(self, ids: tuple[int, ...]) -> npt.NDArray[np.int8]:
+        """`mask` of the legal ids ``ids`` (`legal`)."""
         masks = self._masks
         found = masks.get(ids)
         if found is None:

@@ -26,17 +26,28 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import msgspec
 
 from fabula.cards.model import Card, Deck
 from fabula.cards.original import original_deck
 from fabula.rules import Game
-from fabula.rules.results import RoundResult
-from fabula.rules.views import SeatView, ViewEncoder
+from fabula.rules.views import SeatView, ViewEncoder, ViewHead, ViewParts
 
-__all__ = ["CARDS_MAX", "JSON_CHARSET", "VIEW_MAX", "CardTexts", "DeckLike", "SeatObserver", "seat_texts", "view_json"]
+__all__ = [
+    "CARDS_MAX",
+    "JSON_CHARSET",
+    "OBSERVATION_KEYS",
+    "VIEW_MAX",
+    "CardTexts",
+    "DeckLike",
+    "Observation",
+    "SeatObserver",
+    "seat_texts",
+    "view_json",
+]
 
 #: Every character the observation texts may hold: printable ASCII (the rest is escaped).
 JSON_CHARSET = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -53,6 +64,7 @@ CARDS_MAX = 1 << 17
 DeckLike = Deck | Sequence[Card] | Sequence[str] | None
 
 _ENCODE = msgspec.json.Encoder().encode
+_T = TypeVar("_T")
 
 
 def _ascii(raw: bytes) -> str:
@@ -83,34 +95,182 @@ class SeatObserver:
     the cards every seat's view names (the table, the last table) are joined once a phase. The
     texts are those of `seat_texts`, character for character (tests/research check it at every
     move of games of every mode).
+
+    `capture` takes a seat's view now for `texts` to write later (what an `Observation` holds).
     """
 
-    __slots__ = ("_encoder", "_last", "_shared", "_shared_ids", "_table", "texts")
+    __slots__ = ("_shared", "capture", "texts")
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
-        self._encoder = ViewEncoder()
-        # the cards every seat's view names now (the table, the last table), and their texts
-        self._table: tuple[str, ...] = ()
-        self._last: RoundResult | None = None
-        self._shared_ids: dict[str, None] = {}
-        self._shared = ""
+        #: ``capture(game, seat)``: the seat's view now, kept for `texts_of` (values that do not
+        #: change: `fabula.rules.views.ViewEncoder.capture`)
+        self.capture = ViewEncoder().capture
+        # the cards every seat's view names in a phase (the table, the last table) and their texts
+        self._shared: _SharedCards | None = None
 
     def __call__(self, game: Game, seat: int) -> tuple[str, str]:
-        raw, own = self._encoder.encode(game, seat)
-        table, last = game.table, game.last_result
-        if table is not self._table or last is not self._last:  # (each is one value for a phase)
-            self._table, self._last = table, last
-            named = dict.fromkeys([*table, *(() if last is None else last.table)])
-            self._shared_ids, self._shared = named, self.texts.entries(named)
-        hand, shared = own["hand"], self._shared
+        return self.texts_of(self.capture(game, seat))
+
+    def texts_of(self, parts: ViewParts) -> tuple[str, str]:
+        """The ``view`` and ``cards`` texts of a `capture`."""
+        raw, own = ViewEncoder.render(parts)
+        shared = self._shared
+        if shared is None or shared.head is not parts.head:
+            shared = self._shared = _SharedCards(parts.head, self.texts)
+        hand = own["hand"]
+        shared_ids, shared_json = shared.ids, shared.json
         if not hand:
-            cards = "".join(("{", shared, "}"))
-        elif self._shared_ids.keys().isdisjoint(hand):
-            cards = "".join(("{", self.texts.entries(hand), "," if shared else "", shared, "}"))
+            cards = "".join(("{", shared_json, "}"))
+        elif shared_ids.keys().isdisjoint(hand):
+            cards = "".join(("{", self.texts.entries(hand), "," if shared_json else "", shared_json, "}"))
         else:  # a card of the last table drawn again after a reshuffle: named once
-            cards = "".join(("{", self.texts.entries(dict.fromkeys([*hand, *self._shared_ids])), "}"))
+            cards = "".join(("{", self.texts.entries(dict.fromkeys([*hand, *shared_ids])), "}"))
         return _ascii(raw), cards
+
+
+class _SharedCards:
+    """The cards every view of a phase names (the table, the last table), and their texts."""
+
+    __slots__ = ("head", "ids", "json")
+
+    def __init__(self, head: ViewHead, texts: CardTexts) -> None:
+        last = head.last_result
+        self.head = head
+        self.ids = dict.fromkeys([*head.cards, *(() if last is None else last.table)])
+        self.json = texts.entries(self.ids)
+
+
+#: The keys of an observation, in their order.
+OBSERVATION_KEYS = ("view", "cards", "action_mask")
+
+
+class Observation(dict[str, Any]):
+    """A seat's observation, ``{"view": str, "cards": str, "action_mask": array}``: a `dict`
+    whose two texts are written the first time anything reads them.
+
+    An agent that reads only the mask (most learning agents) does not pay for texts it never
+    reads. What the texts will say is taken when the observation is made — values that do not
+    change, and only the seat's own (`fabula.rules.views.ViewParts`) — so an observation read
+    after the game has gone on still says what the seat saw then.
+
+    Everything Python does with a dict reads the texts first: indexing, ``get``, iterating,
+    ``keys``/``items``/``values``, comparing, ``dict(o)``, ``{**o}``, ``json.dumps``, printing,
+    copying and pickling (a copy or an unpickled observation is a plain `dict`). ``len`` and
+    ``in`` answer without them. Only C code that reads a dict's storage directly (``orjson``,
+    ``msgspec``) would see the mask alone: call `filled` first.
+
+    >>> observation = Observation.pending(lambda seat: ("{}", f'{{"seat":{seat}}}'), 2, [1, 0])
+    >>> observation["action_mask"], len(observation), "view" in observation
+    ([1, 0], 3, True)
+    >>> observation
+    {'view': '{}', 'cards': '{"seat":2}', 'action_mask': [1, 0]}
+    """
+
+    __slots__ = ("_write",)
+
+    _write: tuple[Callable[[Any], tuple[str, str]], Any] | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._write = None
+
+    @classmethod
+    def pending(cls, write: Callable[[_T], tuple[str, str]], what: _T, action_mask: Any) -> Observation:
+        """An observation whose ``view`` and ``cards`` ``write(what)`` gives when first read."""
+        observation = _new_dict(cls)
+        observation._write = (write, what)
+        _set_item(observation, "action_mask", action_mask)
+        return observation
+
+    def filled(self) -> Observation:
+        """The observation with its texts written (it is returned)."""
+        write = self._write
+        if write is not None:
+            self._write = None
+            view, cards = write[0](write[1])
+            mask = _pop(self, "action_mask")
+            _update(self, view=view, cards=cards, action_mask=mask)
+        return self
+
+    def __getitem__(self, key: str) -> Any:
+        if self._write is not None and key != "action_mask":
+            self.filled()
+        return _get_item(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._write is not None and key != "action_mask":
+            self.filled()
+        return _get(self, key, default)
+
+    def __len__(self) -> int:
+        return len(OBSERVATION_KEYS) if self._write is not None else _len(self)
+
+    def __contains__(self, key: object) -> bool:
+        return key in OBSERVATION_KEYS if self._write is not None else _contains(self, key)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Observation):
+            other.filled()
+        return _eq(self.filled(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # (a dict's: unhashable)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (_items_list(self.filled()),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return _copy(self.filled())
+
+
+def _filling(name: str) -> Any:
+    """``dict``'s method ``name``, the texts written first."""
+    method = getattr(dict, name)
+
+    def filled(self: Observation, *args: Any, **kwargs: Any) -> Any:
+        return method(self.filled(), *args, **kwargs)
+
+    filled.__name__, filled.__qualname__, filled.__doc__ = name, f"Observation.{name}", method.__doc__
+    return filled
+
+
+# Every other method of dict reads or changes the storage: the texts go in first. (Assigned, not
+# written out: the same two lines twenty times.)
+for _name in (
+    "__iter__",
+    "__reversed__",
+    "__repr__",
+    "__or__",
+    "__ror__",
+    "__ior__",
+    "__setitem__",
+    "__delitem__",
+    "__sizeof__",
+    "keys",
+    "values",
+    "items",
+    "copy",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "clear",
+):
+    setattr(Observation, _name, _filling(_name))
+
+_new_dict = dict.__new__
+_set_item, _get_item, _get, _pop, _update = dict.__setitem__, dict.__getitem__, dict.get, dict.pop, dict.update
+_len, _contains, _eq, _copy = dict.__len__, dict.__contains__, dict.__eq__, dict.copy
+
+
+def _items_list(observation: dict[str, Any]) -> list[tuple[str, Any]]:
+    return list(_items(observation))
+
+
+_items = dict.items
 
 
 class CardTexts:

@@ -48,7 +48,7 @@ from fabula.rules import Action, BlindClue, Game, Phase, Tell, clean_clue
 from fabula.rules.events import Event, RoundScored
 
 from .actions import ActionNotAvailable, ActionSpace, next_seat
-from .observations import CardTexts, DeckLike, SeatObserver
+from .observations import CardTexts, DeckLike, Observation, SeatObserver
 from .spaces import action_space, observation_space
 
 __all__ = ["FabulaAECEnv", "FabulaParallelEnv", "Table", "env", "parallel_env"]
@@ -80,7 +80,8 @@ class Table:
         self.agents = [f"seat_{seat}" for seat in range(players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
         self.game = self._deal()  # refuses a deck too small now rather than at the first reset
-        self._observed: list[tuple[int, dict[str, Any]] | None] = [None] * players
+        # each seat's last observation: (moves then, the observation, its legal ids)
+        self._observed: list[tuple[int, Observation, tuple[int, ...]] | None] = [None] * players
 
     def _deal(self) -> Game:
         game_seed = int(self.rng.integers(0, 2**63))
@@ -92,46 +93,48 @@ class Table:
         self.game = self._deal()
         self._observed = [None] * self.players
 
-    def observe(self, seat: int) -> dict[str, Any]:
-        """The seat's observation of the game as it is, built once per state (`last`, then
-        `step`'s check of the mask, ask for it twice)."""
+    def observe(self, seat: int) -> Observation:
+        """The seat's observation of the game as it is, made once per state (`last`, then
+        `step`'s check of the mask, ask for it twice). Its texts are written when first read
+        (`Observation`)."""
         game = self.game
         moves = len(game.log)
         found = self._observed[seat]
         if found is not None and found[0] == moves:
             return found[1]
-        view, cards = self._texts(game, seat)
-        observation = {"view": view, "cards": cards, "action_mask": self.space.mask(game, seat)}
-        self._observed[seat] = (moves, observation)
+        ids = self.space.legal(game, seat)
+        texts = self._texts
+        observation = Observation.pending(texts.texts_of, texts.capture(game, seat), self.space.mask_of(ids))
+        self._observed[seat] = (moves, observation, ids)
         return observation
 
     def apply(self, seat: int, move: Any) -> list[Event]:
         """Apply ``seat``'s move; `ActionNotAvailable` (the game unchanged) unless its mask allows
         it, `fabula.rules.IllegalAction` (likewise) for a clue the engine refuses."""
-        return self.game.apply(self.check(seat, move))
+        return self.game.apply(self._action(seat, move))  # (the engine checks the clue itself)
 
     def check(self, seat: int, move: Any) -> Action:
         """The engine action of ``seat``'s move, or the refusal `apply` would raise (a clue is
         checked as the engine will check it, so that a parallel step can refuse before any move)."""
+        action = self._action(seat, move)
+        if type(action) is Tell or type(action) is BlindClue:
+            clean_clue(action.clue)
+        return action
+
+    def _action(self, seat: int, move: Any) -> Action:
+        """The engine action of ``seat``'s move if its mask allows it (its clue unchecked)."""
         if type(move) is int:  # (the common case, first)
             id, clue = move, None
         else:
             id, clue = self.split(move)
         game = self.game
-        found = self._observed[seat]
-        if found is not None and found[0] == len(game.log):
-            mask = found[1]["action_mask"]  # the mask the seat was shown in this state
-        else:
-            mask = self.space.mask(game, seat)
-        if not 0 <= id < len(mask) or not mask[id]:
+        found = self._observed[seat]  # (the moves the seat was shown, if it was shown this state)
+        ids = found[2] if found is not None and found[0] == len(game.log) else self.space.legal(game, seat)
+        if id not in ids:
             raise ActionNotAvailable(
-                f"Move {id} ({self._name(id)}) is not available to seat_{seat} now; "
-                f"its mask allows {np.flatnonzero(mask).tolist()}."
+                f"Move {id} ({self._name(id)}) is not available to seat_{seat} now; its mask allows {list(ids)}."
             )
-        action = self.space.decode(game, seat, id, clue)
-        if type(action) is Tell or type(action) is BlindClue:
-            clean_clue(action.clue)
-        return action
+        return self.space.decode(game, seat, id, clue)
 
     def _name(self, id: int) -> str:
         try:
@@ -153,8 +156,6 @@ class Table:
 
     def points(self, events: list[Event]) -> list[int] | None:
         """The points of the round these events scored, by seat, if they scored one."""
-        if len(events) == 1:  # a move that completes nothing
-            return None
         for event in events:
             if type(event) is RoundScored:
                 return list(event.result.points)
@@ -169,11 +170,7 @@ class Table:
         )
 
 
-#: An observation: ``{"view": str, "cards": str, "action_mask": int8 array}``.
-Observation = dict[str, Any]
-
-
-class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
+class FabulaAECEnv(AECEnv[str, dict[str, Any], Move | None]):
     """The AEC environment (module docstring); make one with `env`."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's own declaration
@@ -228,8 +225,20 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
         self.table.reset(seed)
         self._start()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Observation:
         return self.table.observe(self.table.seat_of[agent])
+
+    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """`AECEnv.last`, with the observation asked of the table directly (one call less a move)."""
+        agent = self.agent_selection
+        table = self.table
+        return (
+            table.observe(table.seat_of[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Move | None) -> None:
         agent = self.agent_selection
@@ -240,7 +249,7 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
         seat = table.seat_of[agent]
         events = table.apply(seat, action)
         self._cumulative_rewards[agent] = 0
-        points = table.points(events)
+        points = None if len(events) == 1 else table.points(events)  # (one event: nothing scored)
         rewards = self.rewards
         if points is not None:
             for other, seat_points in zip(table.agents, points, strict=True):
@@ -249,7 +258,7 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
             for other in rewards:
                 rewards[other] = 0
         self._rewarded = points is not None
-        game = self.game
+        game = table.game
         if game.phase is Phase.OVER:
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = table.agents[(seat + 1) % table.players]
@@ -265,7 +274,7 @@ class FabulaAECEnv(AECEnv[str, Observation, Move | None]):
         pass
 
 
-class FabulaParallelEnv(ParallelEnv[str, Observation, Move]):
+class FabulaParallelEnv(ParallelEnv[str, dict[str, Any], Move]):
     """The parallel environment (module docstring); make one with `parallel_env`."""
 
     metadata: dict[str, Any] = {"name": "fabula_dixit_v0", "render_modes": ["ansi"]}  # noqa: RUF012 - as PettingZoo declares it

@@ -34,9 +34,11 @@ from .hands import Cards, checked_deck, numbered_deck
 from .modes import Ruleset
 from .randomness import below, checked_seed
 from .results import Outcome, RoundResult
-from .state import Phase
+from .state import Phase, SeatSecrets
 from .table import Turn
 from .views import SeatView, seat_view, seat_views
+
+_new_secrets = tuple.__new__
 
 __all__ = ["CLUE_MAX", "STATE_FORMAT", "Game", "Phase", "clean_clue", "numbered_deck"]
 
@@ -169,6 +171,36 @@ class Game:
         the teammate's view only says that a proposal was made."""
         return self._turn.proposals[seat]
 
+    def secrets(self, seat: int) -> SeatSecrets:
+        """What ``seat`` knows that others may not, as values that stay as they are (hidden: only
+        for that seat's view). ``seat`` must be a seat of the game."""
+        rules, turn, phase = self.rules, self._turn, self.phase
+        storyteller = seat == self.storyteller
+        owners = turn.owners
+        if seat not in owners:
+            slots: tuple[int, ...] = ()
+        elif rules.cards_per_player == 1:  # (one card a seat: the common case, without a loop)
+            slots = (owners.index(seat),)
+        else:
+            slots = tuple([slot for slot, owner in enumerate(owners) if owner == seat])
+        proposals = turn.proposals
+        # (tuple.__new__: a NamedTuple's own constructor is a Python call, and this is one a move)
+        return _new_secrets(
+            SeatSecrets,
+            (
+                None
+                if storyteller and phase is Phase.CLUE and rules.mode.clue_before_hand
+                else tuple(self._cards.hands[seat]),
+                rules.cards_per_player if phase is Phase.PLAY and seat in turn.players else 0,
+                turn.plays[seat],
+                turn.votes[seat],
+                turn.red if storyteller else None,
+                proposals[seat],
+                rules.team_of is not None and proposals[rules.teammate(seat)] is not None,
+                slots,
+            ),
+        )
+
     def cards_to_play(self, seat: int) -> int:
         """How many cards ``seat`` puts down this turn (0 for a seat that does not play)."""
         return self.rules.cards_per_player if seat in self._turn.players else 0
@@ -223,7 +255,14 @@ class Game:
     @property
     def acted(self) -> tuple[int, ...]:
         """The seats that have made this phase's move (public: never what the move was)."""
-        return self._turn.acted(self.phase)
+        phase, turn = self.phase, self._turn
+        if phase is Phase.PLAY:  # (`Turn.acted`, inlined: a view asks for it at every move)
+            plays = turn.plays
+            return tuple([s for s in turn.players if plays[s] is not None])
+        if phase is Phase.VOTE:
+            votes = turn.votes
+            return tuple([s for s in turn.voters if votes[s] is not None])
+        return ()
 
     # ---------------------------------------------------------------- legal actions
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .modes import Ruleset
 from .results import Outcome, RoundResult
@@ -21,6 +21,34 @@ class Phase(StrEnum):
     PLAY = "play"
     VOTE = "vote"
     OVER = "over"
+
+
+class SeatSecrets(NamedTuple):
+    """What one seat knows of the game that the others may not, at one moment, as immutable
+    values: the inputs of the seat's own part of its view (`views`), so that a reader may keep
+    them and build the view later, whatever the game has done since.
+
+    >>> from fabula.rules import Game
+    >>> game = Game.new("odyssey", seats=4, seed=3)
+    >>> secrets = game.secrets(game.storyteller)
+    >>> secrets.hand == game.hand(game.storyteller), secrets.played, secrets.slots
+    (True, None, ())
+    """
+
+    #: the seat's hand; ``None`` while it is kept from it (the party storyteller before the blind clue)
+    hand: tuple[str, ...] | None
+    #: how many cards it puts down this turn (0 outside the play phase)
+    cards_to_play: int
+    #: the cards it put down this turn, and the slots its tokens are on
+    played: tuple[str, ...] | None
+    vote: tuple[int, ...] | None
+    #: party: the red token's slot if the seat is the storyteller, else ``None``
+    red: int | None
+    #: teams: the card it offered its teammate, and whether the teammate has offered one
+    proposal: str | None
+    teammate_proposed: bool
+    #: the table slots (0-based) of its own cards, once the table is laid
+    slots: tuple[int, ...]
 
 
 class GameState(Protocol):
@@ -76,3 +104,6 @@ class GameState(Protocol):
 
     def proposal(self, seat: int) -> str | None:
         """Hidden."""
+
+    def secrets(self, seat: int) -> SeatSecrets:
+        """Hidden: only for ``seat``'s own view."""

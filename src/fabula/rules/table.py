@@ -24,7 +24,6 @@ from .modes import Ruleset
 from .randomness import shuffled
 from .results import RoundResult
 from .scoring import RoundFacts, finders
-from .state import Phase
 
 
 def _not_in_hand(card: object) -> IllegalAction:
@@ -230,14 +229,6 @@ class Turn:
         return IllegalAction(RuleCode.BAD_SLOT, f"There is no slot {quoted(slot)}; slots are 1 to {len(self.table)}.")
 
     # ---------------------------------------------------------------- reading
-
-    def acted(self, phase: Phase) -> tuple[int, ...]:
-        """The seats that have made ``phase``'s move (public: never what the move was)."""
-        if phase is Phase.PLAY:
-            return tuple([s for s in self.players if self.plays[s] is not None])
-        if phase is Phase.VOTE:
-            return tuple([s for s in self.voters if self.votes[s] is not None])
-        return ()
 
     def reveal(self, round: int, scores: Sequence[int]) -> RoundResult:
         """The turn scored by the mode: what the table sees at the reveal (``scores``: before it)."""

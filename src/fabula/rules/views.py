@@ -18,13 +18,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .modes import Ruleset
 from .results import Outcome, RoundResult
-from .state import GameState, Phase
+from .state import GameState, Phase, SeatSecrets
 
 #: An option's value as `fabula.rules.Options` holds it.
 OptionValue = bool | int | str | None
@@ -157,8 +158,9 @@ def _phase_part(game: GameState) -> dict[str, Any]:
     return part
 
 
-def _public_table(game: GameState) -> list[TableSlot]:
-    return [TableSlot(i + 1, card, False) for i, card in enumerate(game.table)]
+def _public_table(cards: Iterable[str]) -> list[TableSlot]:
+    """The table's slots as everyone sees them (no card marked as one's own)."""
+    return [TableSlot(i + 1, card, False) for i, card in enumerate(cards)]
 
 
 def _public(game: GameState) -> SeatView:
@@ -170,7 +172,7 @@ def _public(game: GameState) -> SeatView:
         last_round=game.last_result,
         awaiting=list(game.awaiting),
         acted=list(game.acted),
-        table=_public_table(game),
+        table=_public_table(game.table),
         seat=None,
         hand=None,
         hand_hidden=False,
@@ -192,39 +194,90 @@ def _personal(game: GameState, public: SeatView, seat: int | None) -> SeatView:
 
 def _own_part(game: GameState, seat: int, public_table: list[TableSlot]) -> dict[str, Any]:
     """The fields of ``seat``'s view that are its own, by name and in the view's order: what it
-    adds to the public view (whose table is ``public_table``), and the only place a seat's secrets
-    enter a view. The ``table`` is there only if the seat has a card on it (else the public one
-    is its)."""
+    adds to the public view (whose table is ``public_table``). The ``table`` is there only if the
+    seat has a card on it (else the public one is its)."""
     rules = game.rules
     if not (type(seat) is int and 0 <= seat < rules.seats):
         raise ValueError(f"no seat {seat!r}")
-    mode, phase = rules.mode, game.phase
-    hand_hidden = phase is Phase.CLUE and mode.clue_before_hand and seat == game.storyteller
-    played, vote = game.played(seat), game.vote(seat)
+    return _own_fields(rules, seat, game.secrets(seat), public_table)
+
+
+def _own_fields(rules: Ruleset, seat: int, secrets: SeatSecrets, public_table: list[TableSlot]) -> dict[str, Any]:
+    """`_own_part` from the seat's `SeatSecrets`: the only place a seat's secrets enter a view."""
+    hand, played, vote = secrets.hand, secrets.played, secrets.vote
     own: dict[str, Any] = {
         "seat": seat,
-        "hand": None if hand_hidden else list(game.hand(seat)),
-        "hand_hidden": hand_hidden,
-        "cards_to_play": game.cards_to_play(seat) if phase is Phase.PLAY else 0,
+        "hand": None if hand is None else list(hand),
+        "hand_hidden": hand is None,
+        "cards_to_play": secrets.cards_to_play,
         "my_cards": [] if played is None else list(played),
         "my_vote": [] if vote is None else list(vote),
     }
-    if mode.red_token:
-        own["my_red"] = game.red if seat == game.storyteller else None
+    if rules.mode.red_token:
+        own["my_red"] = secrets.red
     if rules.team_of is not None:
-        own["my_proposal"] = game.proposal(seat)
-        own["teammate_proposed"] = game.proposal(rules.teammate(seat)) is not None
-    owners = game.owners
-    if seat in owners:  # only then does the table differ from the public one (in the seat's own slots)
+        own["my_proposal"] = secrets.proposal
+        own["teammate_proposed"] = secrets.teammate_proposed
+    if secrets.slots:  # only then does the table differ from the public one (in the seat's own slots)
         table = list(public_table)  # (frozen slots: the others are shared as they are)
-        for i, owner in enumerate(owners):
-            if owner == seat:
-                table[i] = TableSlot(i + 1, table[i].card, True)
+        for i in secrets.slots:
+            table[i] = TableSlot(i + 1, table[i].card, True)
         own = {"table": table, **own}
     return own
 
 
 _encode = msgspec.json.Encoder().encode
+_new_parts = tuple.__new__
+
+
+class ViewHead:
+    """What the views of one phase share: the head of their JSON (the settings, the phase's
+    fields, the last round) and the public table, encoded the first time a view needs them."""
+
+    __slots__ = ("_json", "_last", "_parts", "_table", "_table_json", "cards", "last_result", "rules")
+
+    def __init__(self, game: GameState, settings: bytes, last: list[Any]) -> None:
+        self.rules = game.rules
+        #: the cards on the table (a tuple: it stays as it is; the slots are made when first asked)
+        self.cards = game.table
+        self._table: list[TableSlot] | None = None
+        self.last_result: RoundResult | None = last[0]
+        # the phase's values are taken now (copies, or values that never change): the game goes on
+        self._parts: tuple[bytes, dict[str, Any]] | None = (settings, _phase_part(game))
+        self._last = last  # [the last round, its JSON once encoded]: shared by the round's heads
+        self._json = self._table_json = b""
+
+    @property
+    def table(self) -> list[TableSlot]:
+        """The public table (`_public_table`)."""
+        table = self._table
+        if table is None:
+            table = self._table = _public_table(self.cards)
+        return table
+
+    def json(self) -> tuple[bytes, bytes]:
+        """The head (up to ``"awaiting":``) and ``"table":[…],``."""
+        parts = self._parts
+        if parts is not None:
+            settings, phase = parts
+            last = self._last
+            if last[1] is None:
+                last[1] = _encode(last[0])
+            self._json = b"".join((settings, b",", _encode(phase)[1:-1], b',"last_round":', last[1], b',"awaiting":'))
+            self._table_json = b'"table":' + _encode(self.table) + b","
+            self._parts = None
+        return self._json, self._table_json
+
+
+class ViewParts(NamedTuple):
+    """One seat's view at one moment, kept as the values it is built from (`ViewEncoder.capture`):
+    it can be encoded later, whatever the game has done since."""
+
+    head: ViewHead
+    seat: int
+    awaiting: tuple[int, ...]
+    acted: tuple[int, ...]
+    secrets: SeatSecrets
 
 
 class ViewEncoder:
@@ -238,50 +291,45 @@ class ViewEncoder:
     — and in party whether the red token is down; so the head (settings, the phase's fields,
     the last round) is encoded once a phase from the same parts the view is built of
     (`_settings`, `_phase_part`: the settings once a game, the last round once a round), and a
-    seat's view costs those two lists and the seat's own part (`_own_part`: the engine's one
+    seat's view costs those two lists and the seat's own part (`_own_fields`: the engine's one
     place for it).
+
+    A view can also be taken now and encoded later (`capture`, then `render`): the capture keeps
+    only values that do not change — the seat's `SeatSecrets`, who is awaited and has acted, the
+    phase's head — and costs a fraction of the encoding.
 
     >>> from fabula.rules import Game
     >>> game = Game.new("teams", seats=6, seed=2)
     >>> encoder = ViewEncoder()
     >>> all(encoder(game, seat) == msgspec.json.encode(game.view(seat)) for seat in range(6))
     True
+    >>> then, parts = encoder(game, 1), encoder.capture(game, 1)
+    >>> _ = game.apply(game.legal_actions(game.storyteller)[0].with_clue("Dawn"))
+    >>> encoder.render(parts)[0] == then != encoder(game, 1)
+    True
     """
 
-    __slots__ = (
-        "_game",
-        "_head",
-        "_last",
-        "_last_json",
-        "_phase",
-        "_red",
-        "_round",
-        "_settings",
-        "_table",
-        "_table_json",
-    )
+    __slots__ = ("_game", "_head", "_last", "_phase", "_red", "_round", "_settings")
 
     def __init__(self) -> None:
         self._game: GameState | None = None
         self._round, self._phase, self._red = 0, Phase.OVER, False
-        self._settings = self._head = self._table_json = b""
-        self._table: list[TableSlot] = []
-        self._last: RoundResult | None = None
-        self._last_json = b"null"
+        self._settings = b""
+        self._last: list[Any] = [None, None]
+        self._head: ViewHead | None = None
 
-    def _encode_head(self, game: GameState) -> None:
-        """Encode what keeps its value for this phase of ``game``."""
+    def _new_head(self, game: GameState) -> ViewHead:
+        """The head of this phase of ``game``."""
         if game is not self._game:
             self._game = game
             self._settings = _encode(_settings(game))[:-1]
+            self._last = [None, None]
         self._round, self._phase, self._red = game.round, game.phase, game.red is not None
         last = game.last_result
-        if last is not self._last or last is None:
-            self._last, self._last_json = last, _encode(last)
-        phase = _encode(_phase_part(game))[1:-1]
-        self._head = b"".join((self._settings, b",", phase, b',"last_round":', self._last_json, b',"awaiting":'))
-        self._table = _public_table(game)
-        self._table_json = b'"table":' + _encode(self._table) + b","
+        if last is not self._last[0] or last is None:
+            self._last = [last, None]
+        head = self._head = ViewHead(game, self._settings, self._last)
+        return head
 
     def __call__(self, game: GameState, seat: int) -> bytes:
         """``seat``'s view of ``game`` as it is now, as JSON bytes."""
@@ -290,17 +338,33 @@ class ViewEncoder:
     def encode(self, game: GameState, seat: int) -> tuple[bytes, dict[str, Any]]:
         """``seat``'s view as JSON bytes, and the view's fields that are the seat's own, by name
         (its ``hand``, its ``my_cards``…: for a reader that needs them as values too)."""
+        return self.render(self.capture(game, seat))
+
+    def capture(self, game: GameState, seat: int) -> ViewParts:
+        """``seat``'s view of ``game`` as it is now, to `render` at any time."""
+        head = self._head
         if (
-            game is not self._game
+            head is None
+            or game is not self._game
             or game.phase is not self._phase
             or game.round != self._round
             or (game.red is not None) is not self._red
         ):
-            self._encode_head(game)
-        own = _own_part(game, seat, self._table)
+            head = self._new_head(game)
+        if not (type(seat) is int and 0 <= seat < head.rules.seats):
+            raise ValueError(f"no seat {seat!r}")
+        # (tuple.__new__: a NamedTuple's own constructor is a Python call, and this is one a move)
+        return _new_parts(ViewParts, (head, seat, game.awaiting, game.acted, game.secrets(seat)))
+
+    @staticmethod
+    def render(parts: ViewParts) -> tuple[bytes, dict[str, Any]]:
+        """The view ``parts`` were taken of, as `encode` gives it."""
+        head = parts.head
+        head_json, table_json = head.json()
+        own = _own_fields(head.rules, parts.seat, parts.secrets, head.table)
         own_json = _encode(own)  # '{' + its members + '}': the view's last members, and its end
-        table = b"" if "table" in own else self._table_json
+        table = b"" if "table" in own else table_json
         raw = b"".join(
-            (self._head, _encode(game.awaiting), b',"acted":', _encode(game.acted), b",", table, own_json[1:])
+            (head_json, _encode(parts.awaiting), b',"acted":', _encode(parts.acted), b",", table, own_json[1:])
         )
         return raw, own
