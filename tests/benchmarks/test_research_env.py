@@ -23,5 +23,8 @@ def test_a_short_research_env_run() -> None:
     assert figures["ratio"] == round(figures["engine_games_per_second"] / figures["env_episodes_per_second"], 2)
     # the same game either way: a round is a clue, three plays and three votes
     assert figures["engine_moves_per_game"] == figures["env_moves_per_episode"] == 28
-    assert set(figures["microseconds_per_move"]) == {"engine", "texts", "mask"}
+    assert set(figures["microseconds_per_move"]) == {"engine", "capture", "texts", "mask"}
+    # an agent that reads the texts pays for them: never faster than one that does not (the
+    # generous margin: one short run each on a shared machine)
+    assert 0 < figures["env_reading_texts_episodes_per_second"] < 1.5 * figures["env_episodes_per_second"]
     assert all(spent > 0 for spent in figures["microseconds_per_move"].values())
