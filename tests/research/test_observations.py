@@ -249,3 +249,36 @@ def test_the_env_observation_is_in_its_space_and_the_mask_alone_writes_nothing()
     assert dict.get(observation, "view") is None  # not written yet
     assert observation_space(table.space).contains(observation)
     assert json.loads(observation["view"]) == table.game.view(table.game.awaiting[0]).to_json()
+
+
+def reachable(start: object) -> list[object]:
+    """Every object reachable from ``start`` through instances, containers and bound methods (not
+    through classes, modules or functions, which reach everything)."""
+    import gc
+    import types
+
+    seen: dict[int, object] = {}
+    todo = [start]
+    while todo:
+        found = todo.pop()
+        if id(found) in seen or isinstance(found, type | types.ModuleType | types.FunctionType | types.CodeType):
+            continue
+        seen[id(found)] = found
+        todo.extend(gc.get_referents(found))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("mode", ["odyssey", "party", "teams"])
+def test_an_unread_observation_holds_no_reference_to_the_game(mode: str) -> None:
+    # what the texts will say is kept as values: nothing leads from an observation to the game
+    # (its hands, its draw pile), read or not
+    table = Table(mode, 6, options=SHORT, seed=2, deck=None, clues=None)
+    game, rng = table.game, random.Random(mode)
+    for _ in range(8):
+        seat = game.awaiting[0]
+        observation = table.observe(seat)
+        objects = reachable(observation)
+        assert not any(found is game for found in objects)
+        assert not any(isinstance(found, Game) for found in objects)
+        move = random_action(game, seat, rng)
+        game.apply(move.with_clue("Dawn") if isinstance(move, Tell | BlindClue) else move)

@@ -9,6 +9,8 @@ A seat observes exactly what a browser at that seat receives — `Game.view` —
 - ``cards``: a JSON object from card id to ``{"title": …, "description": …}`` for every card the
   view names — the seat's hand, the table, the last round's table — in that order.
 
+The environments hand them out in an `Observation`, which writes both texts when first read.
+
 >>> import json
 >>> from fabula.rules import Game
 >>> texts = CardTexts.of(None)
@@ -96,24 +98,35 @@ class SeatObserver:
     texts are those of `seat_texts`, character for character (tests/research check it at every
     move of games of every mode).
 
-    `capture` takes a seat's view now for `texts` to write later (what an `Observation` holds).
+    `capture` takes a seat's view now for `texts_of` to write later (what an `Observation`
+    holds: `texts_of` keeps no reference to the game, only to the deck's texts).
     """
 
-    __slots__ = ("_shared", "capture", "texts")
+    __slots__ = ("capture", "texts", "texts_of")
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
         #: ``capture(game, seat)``: the seat's view now, kept for `texts_of` (values that do not
         #: change: `fabula.rules.views.ViewEncoder.capture`)
         self.capture = ViewEncoder().capture
-        # the cards every seat's view names in a phase (the table, the last table) and their texts
-        self._shared: _SharedCards | None = None
+        #: ``texts_of(parts)``: the ``view`` and ``cards`` texts of a `capture`
+        self.texts_of = _TextWriter(texts).write
 
     def __call__(self, game: Game, seat: int) -> tuple[str, str]:
         return self.texts_of(self.capture(game, seat))
 
-    def texts_of(self, parts: ViewParts) -> tuple[str, str]:
-        """The ``view`` and ``cards`` texts of a `capture`."""
+
+class _TextWriter:
+    """Writes the texts of captured views: the deck's texts, and those of the cards every view of
+    the last phase written names (nothing of a game in play)."""
+
+    __slots__ = ("_shared", "texts")
+
+    def __init__(self, texts: CardTexts) -> None:
+        self.texts = texts
+        self._shared: _SharedCards | None = None
+
+    def write(self, parts: ViewParts) -> tuple[str, str]:
         raw, own = ViewEncoder.render(parts)
         shared = self._shared
         if shared is None or shared.head is not parts.head:

@@ -11,7 +11,9 @@ available (``options`` as `fabula.rules.Options` takes them).
   (a teammate already put the team's card down) is dropped and named in that seat's info.
 - **Spaces.** Actions: `fabula.research.actions` (the ids), `fabula.research.spaces` (Gymnasium:
   ``Discrete(n)`` with a clue vocabulary, ``(id, clue)`` with free-text clues). Observations:
-  ``{"view", "cards", "action_mask"}`` (`fabula.research.observations`): exactly the seat's view.
+  ``{"view", "cards", "action_mask"}`` (`fabula.research.observations`): exactly the seat's view,
+  an `Observation` whose texts are written when first read (an agent that reads only the mask
+  does not pay for them).
   A seat the table is not waiting for has an all-zero mask.
 - **Rewards** are each round's points (`RoundResult.points`) when it is scored; the episode
   returns are the final scores. **Terminations** when the game is over; **truncations** never

@@ -255,13 +255,13 @@ class Game:
     @property
     def acted(self) -> tuple[int, ...]:
         """The seats that have made this phase's move (public: never what the move was)."""
+        # (a play and a vote are non-empty tuples, None until made: `filter` on them is the test,
+        # without a Python loop — a view asks for this at every move)
         phase, turn = self.phase, self._turn
-        if phase is Phase.PLAY:  # (`Turn.acted`, inlined: a view asks for it at every move)
-            plays = turn.plays
-            return tuple([s for s in turn.players if plays[s] is not None])
+        if phase is Phase.PLAY:
+            return tuple(filter(turn.plays.__getitem__, turn.players))
         if phase is Phase.VOTE:
-            votes = turn.votes
-            return tuple([s for s in turn.voters if votes[s] is not None])
+            return tuple(filter(turn.votes.__getitem__, turn.voters))
         return ()
 
     # ---------------------------------------------------------------- legal actions
