@@ -292,8 +292,7 @@ class ActionSpace:
             # What `Game.legal_actions` lists for an awaited player — a play for each card (each
             # pair at 3 seats), an offer of each card — read off the hand's length.
             offers = seat in self.rules.proposers[game.storyteller] and game.proposal(seat) is None
-            known = self._plays_kept.get((held, offers))  # (`_plays_of`'s own look first: one call less)
-            return self._plays_of(held, offers) if known is None else known
+            return self._plays_of(held, offers)
         if self.blind:  # (the clue phase)
             return tuple(self.blind)
         return tuple(self.tell[: held * self._k])
