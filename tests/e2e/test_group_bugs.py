@@ -349,9 +349,9 @@ def test_a_move_made_without_a_connection_says_so_where_it_is_made_and_goes_once
 
 @pytest.fixture
 def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
-    """A server where a bot stands in for a gone player after 3 seconds."""
+    """A server where a bot stands in for a gone player after 5 seconds."""
     with live_server(
-        tmp_path / "data", bot_delay_seconds=0.05, disconnect_grace_seconds=3, max_rooms_per_address=1000
+        tmp_path / "data", bot_delay_seconds=0.05, disconnect_grace_seconds=5, max_rooms_per_address=1000
     ) as running:
         yield running
 
@@ -390,10 +390,13 @@ def test_the_table_sees_who_is_away_and_the_player_learns_what_the_bot_played(
     join_in_ui(fay, quick_grace.url, code, "Fay")
     add_bots(host, 1)
     start_game(host, [fay])
-    context = fay.context
-    fay.close()
+    # the TV is on before Fay leaves: the countdown reaches it with the host's (on a busy machine
+    # loading the board could take longer than the grace, and the line would be gone)
     board = players.open(1920, 1080)
     board.goto(f"/room/{code}/board")
+    expect(board.locator("section.board")).to_be_visible()
+    context = fay.context
+    fay.close()
     tell(host, "Far away")
     expect(host.locator(".away-line")).to_contain_text(re.compile(r"Fay is away: a bot plays for them in 0:0\d"))
     # the TV shows it too, readable on its dark background (the countdown was the phones' ink: 1.2 : 1)
@@ -488,9 +491,11 @@ def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(pla
     enabled_table_cards(page).nth(1).click()
     slot = page.locator(".table-card.red-chosen .slot-number").inner_text()
     page.locator(".action-bar button.red").click()
-    expect(page.locator(".overlay .reveal, .notice-line").first).to_be_visible()
-    if not page.locator(".overlay").count():
-        expect(page.locator(".notice-line")).to_have_text(f"The red token is on card {slot}.")
+    # the bots may have voted already: then the round is revealed at once (and the notice never
+    # shows); either way the token is taken, not refused
+    placed = page.locator(".notice-line", has_text=f"The red token is on card {slot}.")
+    expect(page.locator(".overlay .reveal").or_(placed).first).to_be_visible()
+    expect(page.locator(".error")).to_have_count(0)
 
 
 # ---------------------------------------------------------------- the TV, and the way back
