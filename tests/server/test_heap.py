@@ -4,13 +4,14 @@ among frozen objects are still reclaimed by the periodic full collection."""
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from fabula.server.heap import keep_pauses_short
+from fabula.server.heap import collect_everything, keep_pauses_short
 
 
 class Node:
@@ -18,10 +19,20 @@ class Node:
         self.other: Node | None = None
 
 
+def freezers_ended() -> None:
+    """Wait for the freezers told to stop to end: one in the middle of a full collection would
+    make another thread's `gc.collect` return without collecting."""
+    for thread in threading.enumerate():
+        if thread.name == "fabula-gc":
+            thread.join(60)
+
+
 @pytest.fixture
 def thawed() -> Iterator[None]:
+    freezers_ended()
     gc.unfreeze()
     yield
+    freezers_ended()
     gc.unfreeze()  # (the test process's collector as it was)
 
 
@@ -98,3 +109,37 @@ def test_after_a_full_collection_the_next_waits_until_the_frozen_objects_grew_by
         del grown
     finally:
         stop.set()
+
+
+@pytest.mark.usefixtures("thawed")
+def test_a_full_collection_that_could_not_run_is_tried_again() -> None:
+    # Another thread's collection held open (a gc callback of its own waits): the collector runs
+    # one collection at a time, so the freezer's gc.collect() returns at once, collecting nothing.
+    inside, release = threading.Event(), threading.Event()
+
+    def hold(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and threading.current_thread() is holder:
+            inside.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=gc.collect)
+    gc.callbacks.append(hold)
+    try:
+        holder.start()
+        assert inside.wait(5), "the other thread's collection did not start"
+        assert not collect_everything(), "a collection ran beside another"
+        stop = keep_pauses_short(freeze_seconds=0.02, full_seconds=0.1)
+        try:
+            gone = frozen_cycle()
+            time.sleep(0.3)  # the first full collection was due meanwhile, and could not run
+            assert gone() is not None
+            release.set()
+            holder.join()
+            assert wait_until(lambda: gone() is None), "the full collection that could not run never came"
+        finally:
+            stop.set()
+    finally:
+        release.set()
+        gc.callbacks.remove(hold)
+    freezers_ended()
+    assert collect_everything(), "with no other collection under way, it ran"
