@@ -70,7 +70,7 @@ from fabula.rules import (
     Vote,
     clean_clue,
 )
-from fabula.rules.state import Phase
+from fabula.rules.state import PLAY_PHASE, VOTE_PHASE
 
 __all__ = ["DEFAULT_CLUE", "ActionNotAvailable", "ActionSpace", "next_seat"]
 
@@ -268,7 +268,7 @@ class ActionSpace:
         if seat not in game.awaiting:
             return ()
         phase = game.phase
-        if phase is Phase.VOTE:
+        if phase is VOTE_PHASE:
             # What `Game.legal_actions` lists, read off the mode's answers (`Ruleset.may_vote`,
             # `second_tokens`, `red_slots`) as it reads them: a voter's votes, the party
             # storyteller's red token.
@@ -288,7 +288,7 @@ class ActionSpace:
                 ids = (*ids, *[self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
             return ids
         held = len(game.hand(seat))
-        if phase is Phase.PLAY:
+        if phase is PLAY_PHASE:
             # What `Game.legal_actions` lists for an awaited player — a play for each card (each
             # pair at 3 seats), an offer of each card — read off the hand's length.
             offers = seat in self.rules.proposers[game.storyteller] and game.proposal(seat) is None

@@ -34,7 +34,7 @@ from .hands import Cards, checked_deck, numbered_deck
 from .modes import Ruleset
 from .randomness import below, checked_seed
 from .results import Outcome, RoundResult
-from .state import Phase, SeatSecrets
+from .state import CLUE_PHASE, GAME_OVER, PLAY_PHASE, VOTE_PHASE, Phase, SeatSecrets
 from .table import Turn
 from .views import SeatView, seat_view, seat_views
 
@@ -132,7 +132,7 @@ class Game:
         self._vote_actions = [[] for _ in range(seats)]
 
     def _start_turn(self) -> None:
-        self.phase = Phase.CLUE
+        self.phase = CLUE_PHASE
         self._turn = Turn(self.rules, self.storyteller)
 
     # ---------------------------------------------------------------- reading (`state.GameState`)
@@ -147,7 +147,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is GAME_OVER
 
     @property
     def clue(self) -> str | None:
@@ -189,9 +189,9 @@ class Game:
             SeatSecrets,
             (
                 None
-                if storyteller and phase is Phase.CLUE and rules.mode.clue_before_hand
+                if storyteller and phase is CLUE_PHASE and rules.mode.clue_before_hand
                 else tuple(self._cards.hands[seat]),
-                rules.cards_per_player if phase is Phase.PLAY and seat in turn.players else 0,
+                rules.cards_per_player if phase is PLAY_PHASE and seat in turn.players else 0,
                 turn.plays[seat],
                 turn.votes[seat],
                 turn.red if storyteller else None,
@@ -258,9 +258,9 @@ class Game:
         # (a play and a vote are non-empty tuples, None until made: `filter` on them is the test,
         # without a Python loop — a view asks for this at every move)
         phase, turn = self.phase, self._turn
-        if phase is Phase.PLAY:
+        if phase is PLAY_PHASE:
             return tuple(filter(turn.plays.__getitem__, turn.players))
-        if phase is Phase.VOTE:
+        if phase is VOTE_PHASE:
             return tuple(filter(turn.votes.__getitem__, turn.voters))
         return ()
 
@@ -273,7 +273,7 @@ class Game:
         ``with_clue``.
         """
         phase, turn = self.phase, self._turn
-        if phase is Phase.PLAY:
+        if phase is PLAY_PHASE:
             if seat not in turn.players:
                 return []
             hand = self._cards.hands[seat]
@@ -286,7 +286,7 @@ class Game:
             if seat in self.rules.proposers[self.storyteller]:
                 actions.extend(Propose(seat, card) for card in hand)
             return actions
-        if phase is Phase.VOTE:
+        if phase is VOTE_PHASE:
             actions = []
             rules = self.rules
             if seat in turn.voters:
@@ -301,7 +301,7 @@ class Game:
             if seat == self.storyteller and rules.mode.red_token:
                 actions.extend(PlaceRed(seat, slot) for slot in turn.red_slots)
             return actions
-        if phase is Phase.CLUE and seat == self.storyteller:
+        if phase is CLUE_PHASE and seat == self.storyteller:
             if self.rules.mode.clue_before_hand:
                 return [BlindClue(seat, None)]
             return [Tell(seat, card, None) for card in self._cards.hands[seat]]
@@ -315,7 +315,7 @@ class Game:
         found = _HANDLERS.get(type(action))
         if found is None:
             raise IllegalAction(CommonCode.MALFORMED, f"Not an action: {quoted(action)}.")
-        if self.phase is Phase.OVER:
+        if self.phase is GAME_OVER:
             raise IllegalAction(RuleCode.GAME_OVER, "The game is over.")
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < self.rules.seats:
@@ -337,7 +337,7 @@ class Game:
             clue = turn.tell(self._cards.hands[seat], seat, action.card, action.clue)
         else:
             clue = turn.blind_clue(seat, action.clue)
-        self.phase = Phase.PLAY
+        self.phase = PLAY_PHASE
         return [ClueGiven(seat, clue)]
 
     def _apply_play(self, action: Play) -> list[Event]:
@@ -345,7 +345,7 @@ class Game:
         changed, complete = turn.play(hands[seat], seat, action.cards)
         if complete:
             laid = turn.lay(hands, self.seed, self.round)
-            self.phase = Phase.VOTE
+            self.phase = VOTE_PHASE
             return [Played(seat, changed), laid]
         return [Played(seat, changed)]
 
@@ -391,14 +391,14 @@ class Game:
         >>> [type(event).__name__ for event in game.end_now()], game.outcome.winners
         (['GameEnded'], (0, 1, 2, 3))
         """
-        if self.phase is Phase.OVER:
+        if self.phase is GAME_OVER:
             raise IllegalAction(RuleCode.GAME_OVER, "The game is over already.")
         self._cards.discard.extend(self._turn.table)
         return [self._end()]
 
     def _end(self) -> GameEnded:
         self._start_turn()
-        self.phase = Phase.OVER
+        self.phase = GAME_OVER
         self._turn.waiting = []
         self.outcome = Outcome.decide(self.scores, self.rules.team_of)
         return GameEnded(self.outcome)
@@ -482,10 +482,10 @@ class Game:
 
 #: What each kind of action does, and the phase it belongs to.
 _HANDLERS: dict[type, tuple[Phase, Callable[[Game, Any], list[Event]]]] = {
-    Tell: (Phase.CLUE, Game._apply_clue),
-    BlindClue: (Phase.CLUE, Game._apply_clue),
-    Play: (Phase.PLAY, Game._apply_play),
-    Propose: (Phase.PLAY, Game._apply_propose),
-    Vote: (Phase.VOTE, Game._apply_vote),
-    PlaceRed: (Phase.VOTE, Game._apply_red),
+    Tell: (CLUE_PHASE, Game._apply_clue),
+    BlindClue: (CLUE_PHASE, Game._apply_clue),
+    Play: (PLAY_PHASE, Game._apply_play),
+    Propose: (PLAY_PHASE, Game._apply_propose),
+    Vote: (VOTE_PHASE, Game._apply_vote),
+    PlaceRed: (VOTE_PHASE, Game._apply_red),
 }

