@@ -84,6 +84,11 @@ DEFAULT_CLUE = "Once upon a time"
 _MASKS_KEPT = 4096
 
 
+#: A seat's legal ids, ascending, and their `ActionSpace.mask` (kept together: the env wants both,
+#: and a mask looked up by its ids would hash them at every move).
+Legal = tuple[tuple[int, ...], "npt.NDArray[np.int8]"]
+
+
 class ActionNotAvailable(ValueError):
     """The id names no move, or a move the seat may not make now (not in its `ActionSpace.mask`)."""
 
@@ -107,16 +112,15 @@ class ActionSpace:
     votes: tuple[tuple[int, ...], ...]
     _play_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
     _vote_id: dict[tuple[int, ...], int] = field(repr=False, compare=False)
-    #: `mask`'s vector of each set of legal ids met so far (a game meets few: kept, not built)
-    _masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = field(default_factory=dict, repr=False, compare=False)
-    #: the play (and offer) ids of each hand size met so far
-    _plays_kept: dict[tuple[int, bool], tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: each set of legal ids met so far with its `mask` vector (a game meets few: kept, not built)
+    _masks: dict[tuple[int, ...], Legal] = field(default_factory=dict, repr=False, compare=False)
+    #: the legal play (and offer) ids of each hand size met so far, and of the clue phase
+    _plays_kept: dict[tuple[int, bool], Legal] = field(default_factory=dict, repr=False, compare=False)
+    _clues_kept: dict[int, Legal] = field(default_factory=dict, repr=False, compare=False)
     #: the plays and votes `decode` made, by (seat, cards) and (seat, id)
     _decoded: dict[tuple[int, object], Action] = field(default_factory=dict, repr=False, compare=False)
     #: a voter's vote ids, by (voter, owner of each slot): the same all through a vote phase
-    _votes_kept: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    _votes_kept: dict[tuple[int, tuple[int, ...]], Legal] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -194,8 +198,8 @@ class ActionSpace:
         # engine keeps its legal actions: a move is a value the game only reads)
         kept = self._decoded
         if id in self.play:
-            hand = game.hand(seat)
-            cards = tuple([hand[h] for h in self.plays[id - self.play.start]])
+            hand, held = game.hand(seat), self.plays[id - self.play.start]
+            cards = (hand[held[0]],) if len(held) == 1 else (hand[held[0]], hand[held[1]])
             action = kept.get((seat, cards))
             if action is None:
                 if len(kept) >= _MASKS_KEPT:
@@ -265,37 +269,48 @@ class ActionSpace:
 
     def legal(self, game: Game, seat: int) -> tuple[int, ...]:
         """`legal_ids` as a tuple (a kept one: the same tuple comes again)."""
+        return self.legal_with_mask(game, seat)[0]
+
+    def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
+        """`legal_ids` as a 0/1 ``int8`` vector of length `n`, read-only: one array stands for
+        each set of legal ids (copy it to change it)."""
+        return self.legal_with_mask(game, seat)[1]
+
+    def legal_with_mask(self, game: Game, seat: int) -> Legal:
+        """`legal` and `mask` at once."""
         if seat not in game.awaiting:
-            return ()
+            return self._kept(())
         phase = game.phase
         if phase is VOTE_PHASE:
             # What `Game.legal_actions` lists, read off the mode's answers (`Ruleset.may_vote`,
             # `second_tokens`, `red_slots`) as it reads them: a voter's votes, the party
             # storyteller's red token.
             rules, owners = self.rules, game.owners
-            ids: tuple[int, ...] = ()
+            votes: Legal | None = None
             if game.vote(seat) is None and seat in game.voters:
                 kept = self._votes_kept
                 key = (seat, owners)
-                found = kept.get(key)
-                if found is None:
+                votes = kept.get(key)
+                if votes is None:
                     if len(kept) >= _MASKS_KEPT:
                         kept.clear()
-                    found = kept[key] = self._votes_of(seat, owners)
-                ids = found
+                    votes = kept[key] = self._kept(self._votes_of(seat, owners))
             if seat == game.storyteller and rules.mode.red_token and game.red is None:
                 # (the red block follows the votes', and the slots come ascending)
-                ids = (*ids, *[self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)])
-            return ids
-        held = len(game.hand(seat))
+                red = [self.red.start - 1 + slot for slot in rules.red_slots(seat, owners)]
+                return self._kept((*(votes[0] if votes else ()), *red))
+            return self._kept(()) if votes is None else votes
         if phase is PLAY_PHASE:
             # What `Game.legal_actions` lists for an awaited player — a play for each card (each
             # pair at 3 seats), an offer of each card — read off the hand's length.
             offers = seat in self.rules.proposers[game.storyteller] and game.proposal(seat) is None
-            return self._plays_of(held, offers)
-        if self.blind:  # (the clue phase)
-            return tuple(self.blind)
-        return tuple(self.tell[: held * self._k])
+            return self._plays_of(game.hand_size(seat), offers)
+        held = game.hand_size(seat)
+        known = self._clues_kept.get(held)
+        if known is None:
+            ids = self.blind if self.blind else self.tell[: held * self._k]  # (the clue phase)
+            known = self._clues_kept[held] = self._kept(tuple(ids))
+        return known
 
     def _votes_of(self, seat: int, owners: tuple[int, ...]) -> tuple[int, ...]:
         """The vote ids of voter ``seat`` when the slots' cards are ``owners``'."""
@@ -308,7 +323,7 @@ class ActionSpace:
             ids.sort()
         return tuple(ids)
 
-    def _plays_of(self, held: int, offers: bool) -> tuple[int, ...]:
+    def _plays_of(self, held: int, offers: bool) -> Legal:
         """The play ids of a hand of ``held`` cards, and its offers to the teammate if ``offers``."""
         known = self._plays_kept.get((held, offers))
         if known is None:
@@ -318,25 +333,20 @@ class ActionSpace:
                 ids = [id for id, pair in zip(self.play, self.plays, strict=True) if pair[1] < held]
             if offers:
                 ids.extend(self.propose[:held])
-            known = self._plays_kept[held, offers] = tuple(ids)
+            known = self._plays_kept[held, offers] = self._kept(tuple(ids))
         return known
 
-    def mask(self, game: Game, seat: int) -> npt.NDArray[np.int8]:
-        """`legal_ids` as a 0/1 ``int8`` vector of length `n`, read-only: one array stands for
-        each set of legal ids (copy it to change it)."""
-        return self.mask_of(self.legal(game, seat))
-
-    def mask_of(self, ids: tuple[int, ...]) -> npt.NDArray[np.int8]:
-        """`mask` of the legal ids ``ids`` (`legal`)."""
+    def _kept(self, ids: tuple[int, ...]) -> Legal:
+        """The kept ``(ids, mask)`` of the legal ids ``ids`` (ascending)."""
         masks = self._masks
         found = masks.get(ids)
         if found is None:
             if len(masks) >= _MASKS_KEPT:  # (a vocabulary of thousands of clues could fill memory)
                 masks.clear()
-            found = np.zeros(self.n, dtype=np.int8)
-            found[list(ids)] = 1
-            found.flags.writeable = False
-            masks[ids] = found
+            mask = np.zeros(self.n, dtype=np.int8)
+            mask[list(ids)] = 1
+            mask.flags.writeable = False
+            found = masks[ids] = (ids, mask)
         return found
 
     # ---------------------------------------------------------------- reading

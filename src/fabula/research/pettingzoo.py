@@ -106,9 +106,9 @@ class Table:
         found = self._observed[seat]
         if found is not None and found[0] == moves:
             return found[1]
-        ids = self.space.legal(game, seat)
+        ids, mask = self.space.legal_with_mask(game, seat)
         texts = self._texts
-        observation = Observation.pending(texts.texts_of, texts.capture(game, seat), self.space.mask_of(ids))
+        observation = Observation.pending(texts.texts_of, texts.capture(game, seat), mask)
         self._observed[seat] = (moves, observation, ids)
         return observation
 

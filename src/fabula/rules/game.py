@@ -158,6 +158,10 @@ class Game:
         """``seat``'s hand (for the engine and tests; clients get `view`)."""
         return tuple(self._cards.hands[seat])
 
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds (like `hand`: for the engine and tests, not clients)."""
+        return len(self._cards.hands[seat])
+
     def played(self, seat: int) -> tuple[str, ...] | None:
         """The cards ``seat`` put down this turn, if it did (hidden: only for that seat)."""
         return self._turn.plays[seat]
