@@ -142,19 +142,39 @@ def _settings(game: GameState) -> dict[str, Any]:
 def _phase_part(game: GameState) -> dict[str, Any]:
     """The public fields that keep their value for a phase (in party, until the red token is
     down), but the last round."""
-    part = {
-        "round": game.round,
-        "phase": game.phase.value,
-        "storyteller": game.storyteller,
-        "clue": game.clue,
-        "voters": list(game.voters),
-        "scores": list(game.scores),
-        "draw_pile": game.draw_pile_size,
-        "discard_pile": game.discard_size,
-        "outcome": game.outcome,
-    }
-    if game.rules.mode.red_token:
-        part["red_token_placed"] = game.red is not None
+    return _phase_fields(_phase_values(game))
+
+
+#: the public fields of a phase, in `_phase_values`' order
+_PHASE_FIELDS = ("round", "phase", "storyteller", "clue", "voters", "scores", "draw_pile", "discard_pile", "outcome")
+
+_PhaseValues = tuple[int, Phase, int, "str | None", tuple[int, ...], tuple[int, ...], int, int, Any, "bool | None"]
+
+
+def _phase_values(game: GameState) -> _PhaseValues:
+    """`_phase_part`'s values as values that stay as they are (a tuple: ViewHead takes one a
+    phase, and most are never encoded); the last is whether the red token is down (None: the
+    mode has none)."""
+    return (
+        game.round,
+        game.phase,
+        game.storyteller,
+        game.clue,
+        game.voters,
+        tuple(game.scores),
+        game.draw_pile_size,
+        game.discard_size,
+        game.outcome,
+        (game.red is not None) if game.rules.mode.red_token else None,
+    )
+
+
+def _phase_fields(values: _PhaseValues) -> dict[str, Any]:
+    part = dict(zip(_PHASE_FIELDS, values[:-1], strict=True))
+    part["phase"] = values[1].value
+    part["voters"], part["scores"] = list(values[4]), list(values[5])
+    if values[-1] is not None:
+        part["red_token_placed"] = values[-1]
     return part
 
 
@@ -234,7 +254,17 @@ class ViewHead:
     """What the views of one phase share: the head of their JSON (the settings, the phase's
     fields, the last round) and the public table, encoded the first time a view needs them."""
 
-    __slots__ = ("_json", "_last", "_parts", "_table", "_table_json", "cards", "last_result", "rules")
+    __slots__ = (
+        "_json",
+        "_last",
+        "_settings",
+        "_table",
+        "_table_json",
+        "cards",
+        "last_result",
+        "phase_values",
+        "rules",
+    )
 
     def __init__(self, game: GameState, settings: bytes, last: list[Any]) -> None:
         self.rules = game.rules
@@ -242,10 +272,11 @@ class ViewHead:
         self.cards = game.table
         self._table: list[TableSlot] | None = None
         self.last_result: RoundResult | None = last[0]
-        # the phase's values are taken now (copies, or values that never change): the game goes on
-        self._parts: tuple[bytes, dict[str, Any]] | None = (settings, _phase_part(game))
+        #: the phase's values, taken now (copies, or values that never change): the game goes on
+        self.phase_values = _phase_values(game)
+        self._settings = settings
         self._last = last  # [the last round, its JSON once encoded]: shared by the round's heads
-        self._json = self._table_json = b""
+        self._json = self._table_json = b""  # (empty until first asked)
 
     @property
     def table(self) -> list[TableSlot]:
@@ -257,15 +288,13 @@ class ViewHead:
 
     def json(self) -> tuple[bytes, bytes]:
         """The head (up to ``"awaiting":``) and ``"table":[…],``."""
-        parts = self._parts
-        if parts is not None:
-            settings, phase = parts
+        if not self._json:
             last = self._last
             if last[1] is None:
                 last[1] = _encode(last[0])
-            self._json = b"".join((settings, b",", _encode(phase)[1:-1], b',"last_round":', last[1], b',"awaiting":'))
+            phase = _encode(_phase_fields(self.phase_values))[1:-1]
             self._table_json = b'"table":' + _encode(self.table) + b","
-            self._parts = None
+            self._json = b"".join((self._settings, b",", phase, b',"last_round":', last[1], b',"awaiting":'))
         return self._json, self._table_json
 
 
@@ -326,11 +355,12 @@ class ViewEncoder:
             self._settings = _encode(_settings(game))[:-1]
             self._last = [None, None]
             self._red_token = game.rules.mode.red_token
-        self._round, self._phase, self._red = game.round, game.phase, game.red is not None
         last = game.last_result
         if last is not self._last[0] or last is None:
             self._last = [last, None]
         head = self._head = ViewHead(game, self._settings, self._last)
+        values = head.phase_values
+        self._round, self._phase, self._red = values[0], values[1], values[-1] is True
         return head
 
     def __call__(self, game: GameState, seat: int) -> bytes:
