@@ -55,6 +55,8 @@ from .actions import ActionNotAvailable, ActionSpace, next_seat
 from .observations import CardTexts, DeckLike, Observation, SeatObserver
 from .spaces import action_space, observation_space
 
+_pending = Observation.pending  # (a module global: one attribute lookup less a move)
+
 __all__ = ["FabulaAECEnv", "FabulaParallelEnv", "Table", "env", "parallel_env"]
 
 #: A move as the envs take it: an id, or with free-text clues ``(id, clue)`` (a bare id then
@@ -108,7 +110,7 @@ class Table:
             return found[1]
         ids, mask = self.space.legal_with_mask(game, seat)
         texts = self._texts
-        observation = Observation.pending(texts.texts_of, texts.capture(game, seat), mask)
+        observation = _pending(texts.texts_of, texts.capture(game, seat), mask)
         self._observed[seat] = (moves, observation, ids)
         return observation
 
