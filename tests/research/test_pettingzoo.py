@@ -206,3 +206,28 @@ def test_a_parallel_step_with_one_refused_move_makes_none() -> None:
     with pytest.raises(IllegalAction, match="empty"):
         teller.step({"seat_0": (0, "  ")})
     assert teller.game.clue is None
+
+
+def test_agent_iter_stops_after_max_iter_and_when_every_agent_has_left() -> None:
+    aec = env("odyssey", 4, options={"storyteller_cycles": 1}, seed=8)
+    aec.reset()
+
+    def first_legal() -> int | None:
+        observation, _reward, termination, truncation, _info = aec.last()
+        assert observation is not None
+        return None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0])
+
+    asked = []
+    for agent in aec.agent_iter(3):
+        assert agent == aec.agent_selection
+        asked.append(agent)
+        aec.step(first_legal())
+    assert len(asked) == 3
+    assert asked[0] == f"seat_{aec.game.storyteller}"
+    steps = 0
+    for _agent in aec.agent_iter():
+        aec.step(first_legal())
+        steps += 1
+    assert aec.agents == []
+    assert aec.game.is_over
+    assert steps > len(aec.possible_agents)  # (every seat stepped out once the game was over)
