@@ -276,9 +276,10 @@ class ActionSpace:
         each set of legal ids (copy it to change it)."""
         return self.legal_with_mask(game, seat)[1]
 
-    def legal_with_mask(self, game: Game, seat: int) -> Legal:
-        """`legal` and `mask` at once."""
-        if seat not in game.awaiting:
+    def legal_with_mask(self, game: Game, seat: int, awaiting: tuple[int, ...] | None = None) -> Legal:
+        """`legal` and `mask` at once (``awaiting``: the game's `Game.awaiting` now, for a caller
+        that has it already)."""
+        if seat not in (game.awaiting if awaiting is None else awaiting):
             return self._kept(())
         phase = game.phase
         if phase is VOTE_PHASE:

@@ -106,8 +106,8 @@ class SeatObserver:
 
     def __init__(self, texts: CardTexts) -> None:
         self.texts = texts
-        #: ``capture(game, seat)``: the seat's view now, kept for `texts_of` (values that do not
-        #: change: `fabula.rules.views.ViewEncoder.capture`)
+        #: ``capture(game, seat[, awaiting])``: the seat's view now, kept for `texts_of` (values
+        #: that do not change: `fabula.rules.views.ViewEncoder.capture`)
         self.capture = ViewEncoder().capture
         #: ``texts_of(parts)``: the ``view`` and ``cards`` texts of a `capture`
         self.texts_of = _TextWriter(texts).write

@@ -108,9 +108,10 @@ class Table:
         found = self._observed[seat]
         if found is not None and found[0] == moves:
             return found[1]
-        ids, mask = self.space.legal_with_mask(game, seat)
+        awaiting = game.awaiting  # (read once for both)
+        ids, mask = self.space.legal_with_mask(game, seat, awaiting)
         texts = self._texts
-        observation = _pending(texts.texts_of, texts.capture(game, seat), mask)
+        observation = _pending(texts.texts_of, texts.capture(game, seat, awaiting), mask)
         self._observed[seat] = (moves, observation, ids)
         return observation
 

@@ -372,8 +372,9 @@ class ViewEncoder:
         (its ``hand``, its ``my_cards``…: for a reader that needs them as values too)."""
         return self.render(self.capture(game, seat))
 
-    def capture(self, game: GameState, seat: int) -> ViewParts:
-        """``seat``'s view of ``game`` as it is now, to `render` at any time."""
+    def capture(self, game: GameState, seat: int, awaiting: tuple[int, ...] | None = None) -> ViewParts:
+        """``seat``'s view of ``game`` as it is now, to `render` at any time (``awaiting``: the
+        game's `awaiting` now, for a caller that has it already)."""
         head = self._head
         if (
             head is None
@@ -386,7 +387,9 @@ class ViewEncoder:
         if not (type(seat) is int and 0 <= seat < head.rules.seats):
             raise ValueError(f"no seat {seat!r}")
         # (tuple.__new__: a NamedTuple's own constructor is a Python call, and this is one a move)
-        return _new_parts(ViewParts, (head, seat, game.awaiting, game.acted, game.secrets(seat)))
+        if awaiting is None:
+            awaiting = game.awaiting
+        return _new_parts(ViewParts, (head, seat, awaiting, game.acted, game.secrets(seat)))
 
     @staticmethod
     def render(parts: ViewParts) -> tuple[bytes, dict[str, Any]]:
