@@ -38,8 +38,6 @@ from .state import CLUE_PHASE, GAME_OVER, PLAY_PHASE, VOTE_PHASE, Phase, SeatSec
 from .table import Turn
 from .views import SeatView, seat_view, seat_views
 
-_new_secrets = tuple.__new__
-
 __all__ = ["CLUE_MAX", "STATE_FORMAT", "Game", "Phase", "clean_clue", "numbered_deck"]
 
 STATE_FORMAT = 1
@@ -188,21 +186,17 @@ class Game:
         else:
             slots = tuple([slot for slot, owner in enumerate(owners) if owner == seat])
         proposals = turn.proposals
-        # (tuple.__new__: a NamedTuple's own constructor is a Python call, and this is one a move)
-        return _new_secrets(
-            SeatSecrets,
-            (
-                None
-                if storyteller and phase is CLUE_PHASE and rules.mode.clue_before_hand
-                else tuple(self._cards.hands[seat]),
-                rules.cards_per_player if phase is PLAY_PHASE and seat in turn.players else 0,
-                turn.plays[seat],
-                turn.votes[seat],
-                turn.red if storyteller else None,
-                proposals[seat],
-                rules.team_of is not None and proposals[rules.teammate(seat)] is not None,
-                slots,
-            ),
+        return SeatSecrets(
+            None
+            if storyteller and phase is CLUE_PHASE and rules.mode.clue_before_hand
+            else tuple(self._cards.hands[seat]),
+            rules.cards_per_player if phase is PLAY_PHASE and seat in turn.players else 0,
+            turn.plays[seat],
+            turn.votes[seat],
+            turn.red if storyteller else None,
+            proposals[seat],
+            rules.team_of is not None and proposals[rules.teammate(seat)] is not None,
+            slots,
         )
 
     def cards_to_play(self, seat: int) -> int:

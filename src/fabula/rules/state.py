@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import NamedTuple, Protocol
+from typing import Protocol
+
+import msgspec
 
 from .modes import Ruleset
 from .results import Outcome, RoundResult
@@ -29,10 +31,14 @@ class Phase(StrEnum):
 CLUE_PHASE, PLAY_PHASE, VOTE_PHASE, GAME_OVER = Phase.CLUE, Phase.PLAY, Phase.VOTE, Phase.OVER
 
 
-class SeatSecrets(NamedTuple):
+class SeatSecrets(msgspec.Struct, frozen=True, gc=False):
     """What one seat knows of the game that the others may not, at one moment, as immutable
     values: the inputs of the seat's own part of its view (`views`), so that a reader may keep
     them and build the view later, whatever the game has done since.
+
+    (A frozen `msgspec.Struct`, not a NamedTuple: one is made at every move of a research env, and
+    its constructor, in C, costs 160 ns against 400 for a NamedTuple made with ``tuple.__new__``;
+    ``gc=False``: it holds only values that cannot hold it, so the collector need not track it.)
 
     >>> from fabula.rules import Game
     >>> game = Game.new("odyssey", seats=4, seed=3)

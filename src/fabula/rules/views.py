@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -247,7 +247,6 @@ def _own_fields(rules: Ruleset, seat: int, secrets: SeatSecrets, public_table: l
 
 
 _encode = msgspec.json.Encoder().encode
-_new_parts = tuple.__new__
 
 
 class ViewHead:
@@ -298,9 +297,10 @@ class ViewHead:
         return self._json, self._table_json
 
 
-class ViewParts(NamedTuple):
+class ViewParts(msgspec.Struct, frozen=True, gc=False):
     """One seat's view at one moment, kept as the values it is built from (`ViewEncoder.capture`):
-    it can be encoded later, whatever the game has done since."""
+    it can be encoded later, whatever the game has done since. (A frozen `msgspec.Struct`, as
+    `SeatSecrets` is, for its constructor in C; nothing it holds holds it.)"""
 
     head: ViewHead
     seat: int
@@ -386,10 +386,9 @@ class ViewEncoder:
             head = self._new_head(game)
         if not (type(seat) is int and 0 <= seat < head.rules.seats):
             raise ValueError(f"no seat {seat!r}")
-        # (tuple.__new__: a NamedTuple's own constructor is a Python call, and this is one a move)
         if awaiting is None:
             awaiting = game.awaiting
-        return _new_parts(ViewParts, (head, seat, awaiting, game.acted, game.secrets(seat)))
+        return ViewParts(head, seat, awaiting, game.acted, game.secrets(seat))
 
     @staticmethod
     def render(parts: ViewParts) -> tuple[bytes, dict[str, Any]]:
