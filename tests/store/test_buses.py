@@ -311,7 +311,7 @@ async def test_a_room_no_other_process_hears_costs_no_message(redis_url: str) ->
         await publisher.flush()
         assert await on_the_wire() == []
     finally:
-        await wire.aclose()  # type: ignore[no-untyped-call]
+        await wire.aclose()
         await raw.aclose()
         await publisher.close()
         await listener.close()

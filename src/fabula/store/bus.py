@@ -657,7 +657,7 @@ class RedisBus(_Fanout):
             finally:
                 self._pubsub = None
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), delay)
             delay = min(delay * 2, self._max_delay)
