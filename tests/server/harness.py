@@ -4,6 +4,7 @@ that records every message it receives — what the server tests drive games wit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -242,3 +243,76 @@ class ServeProcess:
             text = (await http.get("/metrics")).text
         samples = [line.rsplit(" ", 1) for line in text.splitlines() if line and line[0] != "#"]
         return {name: float(value) for name, value in samples}
+
+
+class Front:
+    """A TCP load balancer in front of some servers (a thread of the test process): each new
+    connection goes to the next server in turn that accepts it, as a load balancer skips a process
+    that is down. A connection ends when either side closes it."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._next = itertools.count()
+        self._started = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="front", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+        if not self._started.wait(10):
+            raise RuntimeError("the front did not start")
+
+    def close(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        tasks: set[asyncio.Task[None]] = set()
+
+        def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            task = asyncio.create_task(self._pass_on(reader, writer))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+        server = await asyncio.start_server(accepted, "127.0.0.1", self.port)
+        self._started.set()
+        await self._stop.wait()
+        server.close()
+        for task in list(tasks):
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _pass_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        for _ in self.ports:
+            port = self.ports[next(self._next) % len(self.ports)]
+            try:
+                back_reader, back_writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                continue
+            break
+        else:
+            writer.close()
+            return
+        copies = [asyncio.create_task(_copy(reader, back_writer)), asyncio.create_task(_copy(back_reader, writer))]
+        try:
+            await asyncio.wait(copies, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for copy in copies:
+                copy.cancel()
+            for end in (writer, back_writer):
+                end.close()
+
+
+async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(OSError):
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()

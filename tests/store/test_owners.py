@@ -129,6 +129,66 @@ async def test_an_owner_that_let_the_room_go_takes_it_back_or_names_the_new_owne
     assert len(a.asked) == 1, "a made nothing for a room it no longer owns"
 
 
+class End:
+    """One end of a relayed connection (a `Peer`), keeping what it hears."""
+
+    def __init__(self) -> None:
+        self.heard: list[bytes] = []
+        self.closed: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+
+    def received(self, data: bytes, state: bool) -> None:
+        del state
+        self.heard.append(data)
+
+    def ended(self, code: int | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(code)
+
+
+async def test_a_stopping_process_hands_its_rooms_and_relayed_clients_to_the_others(redis_url: str) -> None:
+    namespace = unique_name("fabula_owners")
+    clients = [Redis.from_url(redis_url), Redis.from_url(redis_url)]
+    a, b = Process(clients[0], namespace), Process(clients[1], namespace)
+    hosted_at_a: list[End] = []
+
+    def host(code: str, address: str, line: object) -> End:
+        del code, address, line
+        hosted_at_a.append(End())
+        return hosted_at_a[-1]
+
+    try:
+        await a.owners.start(a.handle, host)
+        await b.owners.start(b.handle, host)
+        assert await a.owners.owner("ABCDE") == a.owners.me
+        relayed_from_b = End()
+        line = await b.owners.relay(a.owners.me, "ABCDE", "10.0.0.9", relayed_from_b)
+        assert line is not None
+        assert len(hosted_at_a) == 1
+
+        await a.owners.retire()
+
+        # b's client is told to connect again (no close code of a's own: b closes with 1012), and
+        # a's end of it is over
+        assert await asyncio.wait_for(relayed_from_b.closed, 5) is None
+        assert await asyncio.wait_for(hosted_at_a[0].closed, 5) is None
+        # the room is free at once, and a never takes one again
+        assert a.owners.owned == set()
+        assert await a.owners.owner("FGHJK") is None, "nobody owns it, and a does not take it"
+        b.owners._known.clear()
+        assert await b.owners.owner("ABCDE") == b.owners.me
+        assert await a.owners.owner("ABCDE") == b.owners.me
+        # a stale ask that still reaches a is sent on to b
+        assert await b.owners.ask(a.owners.me, "ABCDE", 1, b"m") is None, "b owns it: b makes it"
+        assert a.asked == []
+        assert await b.owners.relay(a.owners.me, "ABCDE", "10.0.0.9", End()) is None
+    finally:
+        for process in (a, b):
+            await process.owners.close()
+        for client in clients:
+            await client.aclose()
+        await drop_namespace(redis_url, namespace)
+
+
 async def test_a_link_without_the_deployment_s_secret_is_shut_out(two: tuple[Process, Process]) -> None:
     a, _ = two
     host, _, port = a.owners.me.partition("@")[2].rpartition(":")

@@ -1,12 +1,22 @@
-"""`fabula serve`: run the server until interrupted, printing the URL to open."""
+"""`fabula serve`: run the server until interrupted, printing the URL to open.
+
+On SIGTERM or Ctrl+C it stops whole, within ``--shutdown-seconds`` and a few more: it stops
+taking connections; with several processes, the others take its rooms at once (`RoomService.retire`);
+every WebSocket client is told to connect again (close code 1012: a browser does so at once, to
+another process where there is one); the requests under way finish (a move being saved, an
+upload); then every process it started is stopped and the stores are closed.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import socket
 import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import uvicorn
+from starlette.applications import Starlette
 
 from fabula.server.app import create_app
 from fabula.server.backends import describe
@@ -20,8 +30,20 @@ from fabula.server.logs import configure
 WS_HARD_LIMIT = 1 << 20
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, which lets the app prepare before it closes the connections."""
+
+    def __init__(self, config: uvicorn.Config, stopping: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self.stopping = stopping
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await self.stopping()
+        await super().shutdown(sockets)
+
+
 def run(config: Config) -> int:
-    configure(config.log_level)
+    configure(config.log_level, config.log_format)
     # IPPROTO_TCP explicitly: asyncio turns Nagle's algorithm off only on sockets that say they
     # are TCP, and a reply written in two parts would otherwise wait ~40 ms for a delayed ACK
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
@@ -35,7 +57,7 @@ def run(config: Config) -> int:
     port = listener.getsockname()[1]
     app = create_app(config)
     keep_pauses_short()
-    server = uvicorn.Server(
+    server = Server(
         uvicorn.Config(
             app,
             log_level=config.log_level.lower(),
@@ -45,16 +67,31 @@ def run(config: Config) -> int:
             access_log=False,
             log_config=None,  # logs.configure made uvicorn's loggers write JSON lines like ours
             proxy_headers=True,
-        )
+            timeout_graceful_shutdown=config.shutdown_seconds,
+        ),
+        stopping=lambda: _retire(app),
     )
     print(startup_message(config, port), flush=True)
     try:  # uvloop comes with uvicorn[standard]; a faster event loop where it is available
         import uvloop
     except ImportError:
-        asyncio.run(server.serve(sockets=[listener]))
+        runner: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     else:
-        uvloop.run(server.serve(sockets=[listener]))
+        runner = uvloop.run
+    try:
+        runner(server.serve(sockets=[listener]))
+    except KeyboardInterrupt:
+        # uvicorn stopped the server on Ctrl+C, then raised it again for whoever started it
+        print("Fabula stopped.", file=sys.stderr, flush=True)
+        return 130
     return 0
+
+
+async def _retire(app: Starlette) -> None:
+    """Before the connections close: let the other processes take this one's rooms."""
+    service = getattr(app.state, "service", None)
+    if service is not None:
+        await service.retire()
 
 
 def startup_message(config: Config, port: int) -> str:

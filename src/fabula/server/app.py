@@ -60,6 +60,7 @@ from .connections import CLOSE_BAD_ORIGIN, CLOSE_REASONS, CLOSE_RECONNECT, CLOSE
 from .deck_sharing import DeckSharing
 from .entries import TIMER_RANGE
 from .errors import RoomCode
+from .headers import SecurityHeaders
 from .history import History
 from .invite import Invite, invite_for
 from .logs import quiet_client_mistakes
@@ -156,6 +157,8 @@ def create_app(
         log.info("serving", extra={"backends": describe(config)})
         app.state.service = service
         yield
+        # (uvicorn has closed every connection by now: no upload waits for the worker)
+        await pictures.worker.stop()
         await service.stop()
 
     async def read_json(request: Request) -> dict[str, Any]:
@@ -422,10 +425,11 @@ def create_app(
             WebSocketRoute("/ws/{code}", play_socket),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(GZipMiddleware, minimum_size=1024)],
+        middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024)],
     )
     app.state.service = service
     app.state.config = config
+    app.state.pictures = pictures
     return app
 
 

@@ -141,12 +141,31 @@ class Config:
     )
     sweep_seconds: float = field(default=60, metadata={"help": "how often idle rooms are looked for"})
     log_level: str = field(default="info", metadata={"help": "debug, info, warning or error"})
+    log_format: str = field(
+        default="auto",
+        metadata={
+            "help": "'plain': a line a person reads (time, level, message, its fields); 'json': a JSON object a "
+            "line, for a log collector; 'auto': plain on a terminal, JSON otherwise",
+            "choices": ("auto", "plain", "json"),
+        },
+    )
+    shutdown_seconds: int = field(
+        default=5,
+        metadata={
+            "help": "on SIGTERM or Ctrl+C: how long requests under way (an upload, a move being saved) may take "
+            "to finish before the server stops anyway; WebSocket clients are told at once to connect again"
+        },
+    )
 
     def __post_init__(self) -> None:
         if self.durability not in ("process", "power"):
             raise ValueError(f"--durability is 'process' or 'power'; got {self.durability!r}")
         if self.log_level.lower() not in ("debug", "info", "warning", "error"):
             raise ValueError(f"--log-level is debug, info, warning or error; got {self.log_level!r}")
+        if self.log_format not in ("auto", "plain", "json"):
+            raise ValueError(f"--log-format is auto, plain or json; got {self.log_format!r}")
+        if not 0 <= self.shutdown_seconds <= 3600:
+            raise ValueError(f"--shutdown-seconds is between 0 and 3600; got {self.shutdown_seconds!r}")
         if self.database and urlsplit(self.database).scheme not in ("postgresql", "postgres"):
             raise ValueError(f"--database is a postgresql:// URL; got {redacted(self.database)!r}")
         if self.redis and urlsplit(self.redis).scheme not in ("redis", "rediss", "unix"):

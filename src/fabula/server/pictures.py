@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import logging
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections import deque
@@ -31,7 +34,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -51,9 +54,28 @@ from .responses import error_response
 from .rooms import LiveRoom, Rooms
 from .seats import token_hash
 
+log = logging.getLogger("fabula.server")
+T = TypeVar("T")
 
-def _in_the_background() -> None:
-    """A picture worker yields the CPU to the server: moves first, pictures with what is left."""
+
+#: How long a stopping server lets its picture worker finish the picture it is making.
+WORKER_STOP_SECONDS = 5.0
+#: Linux's prctl(2) option: the signal a process gets when the thread that started it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _in_the_background(server: int) -> None:
+    """A picture worker yields the CPU to the server (moves first, pictures with what is left), is
+    stopped by the server alone, and never outlives it."""
+    # Ctrl+C in a terminal reaches the whole process group: the server finishes or cancels the
+    # picture under way and stops the worker itself (`PictureWorker.stop`)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # ...and should the server die without stopping it (kill -9, out of memory), the kernel ends
+    # the worker, and with it the last hold on multiprocessing's resource tracker
+    with contextlib.suppress(AttributeError, OSError):  # Linux only
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != server:  # it died before prctl took effect
+        os._exit(0)
     os.nice(19)
     with contextlib.suppress(AttributeError, OSError):  # Linux only
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
@@ -88,24 +110,47 @@ def _saved(files: list[UploadFile], folder: Path) -> list[tuple[str, str, int]]:
     return saved
 
 
-class _Worker:
-    """One worker process for the whole server process, started at the first upload: pictures
-    are made one at a time whatever the number of uploads, outside the process that runs the
-    event loop (decoding a 12-megapixel photo holds a CPU for a quarter of a second; a thread
-    would take it from the moves), at the lowest priority. Spawned, not forked: the server's
-    threads and sockets stay where they are. It ends with the server's process."""
+class PictureWorker:
+    """One worker process for a server, started at the first upload: pictures are made one at a
+    time whatever the number of uploads, outside the process that runs the event loop (decoding a
+    12-megapixel photo holds a CPU for a quarter of a second; a thread would take it from the
+    moves), at the lowest priority. Spawned, not forked: the server's threads and sockets stay
+    where they are. The server stops it when it stops (`stop`)."""
 
     def __init__(self) -> None:
         self._executor: ProcessPoolExecutor | None = None
 
-    def executor(self) -> ProcessPoolExecutor:
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the worker process."""
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_in_the_background)
-        return self._executor
+            self._executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=_in_the_background, initargs=(os.getpid(),)
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
+    def pids(self) -> set[int]:
+        """The worker's process id (none before the first upload, or once stopped)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return {process.pid for process in processes.values() if process.pid is not None}
 
-_WORKER = _Worker()
+    async def stop(self, timeout: float = WORKER_STOP_SECONDS) -> None:
+        """End the worker process: the picture under way may finish within ``timeout`` seconds (an
+        upload's request is over by now: the server waited for it), any queued are dropped; a
+        worker still busy after that is killed."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # taken before shutdown forgets them; Python 3.14 has executor.kill_workers() for this
+        processes = list(getattr(executor, "_processes", {}).values())
+        stopping = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), timeout)
+        except TimeoutError:
+            log.warning("the picture worker did not stop in time; killed", extra={"seconds": timeout})
+            for process in processes:
+                process.kill()
+            await stopping
 
 
 def skipped(name: str, reason: str, code: str | None) -> dict[str, Any]:
@@ -160,6 +205,7 @@ class PictureRoutes:
         self.rooms, self.store, self.config, self.now = rooms, store, config, now
         self.limits = ImportLimits(max_bytes=config.max_picture_bytes, max_total_bytes=config.max_upload_bytes)
         self.uploads = UploadsPerMinute(config.uploads_per_minute)
+        self.worker = PictureWorker()
 
     def routes(self) -> list[Route]:
         base = "/api/rooms/{code}/pictures"
@@ -273,9 +319,7 @@ class PictureRoutes:
         with tempfile.TemporaryDirectory(prefix="fabula-upload-") as folder:
             # the spooled files (in memory, or unnamed on disk) become named ones the worker opens
             saved = await asyncio.to_thread(_saved, files, Path(folder))
-            results = await asyncio.get_running_loop().run_in_executor(
-                _WORKER.executor(), take_files, saved, self.limits, [picture.phash for picture in existing]
-            )
+            results = await self.worker.run(take_files, saved, self.limits, [picture.phash for picture in existing])
         room_left = self.config.max_deck_pictures - len(existing)
         keep: list[Taken] = []
         answers: list[dict[str, Any]] = []

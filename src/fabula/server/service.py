@@ -189,6 +189,12 @@ class RoomService:
         log.info("room loaded", extra={"room": code, "seq": room.seq})
         return live
 
+    async def retire(self) -> None:
+        """The server is stopping: with several processes, the others take this one's rooms (and
+        its clients relayed here) now, while it finishes what is under way."""
+        if self.backends is not None and self.backends.owners is not None:
+            await self.backends.owners.retire()
+
     async def stop(self) -> None:
         if self.cluster is not None:
             await self.cluster.stop()

@@ -294,6 +294,8 @@ class RoomOwners:
         self._working: set[asyncio.Task[None]] = set()
         #: whether this process still holds a room (an owned room it let go of is given up)
         self.holds: Callable[[str], bool] = lambda code: True  # noqa: ARG005 - until the server says
+        #: set once this process is stopping (`retire`): it owns no room from then on
+        self.retiring = False
 
     def _key(self, code: str) -> str:
         return f"{self.namespace}:owner:{code}"
@@ -337,6 +339,19 @@ class RoomOwners:
                 await self._clear_if(keys=[self._key(code)], args=[self.me])
         self.owned.clear()
 
+    async def retire(self) -> None:
+        """This process is stopping: the other processes take its rooms now, not once it is gone.
+        It gives up every room it owns and takes none again (`owner` never names it), and ends
+        the client connections relayed to it (their processes tell their clients to connect again,
+        and serve them themselves); it may still ask the others until it closes."""
+        self.retiring = True
+        for code in list(self.owned):
+            await self.let_go(code)
+        for (link, session), peer in list(self._hosted.items()):
+            del self._hosted[(link, session)]
+            Line(link, session).shut()
+            peer.ended(None)
+
     # ------------------------------------------------------------------ who owns a room
 
     async def owner(self, code: str) -> str | None:
@@ -349,11 +364,14 @@ class RoomOwners:
             return known[0]
         try:
             key = self._key(code)
-            if await self.redis.set(key, self.me, nx=True, px=round(OWNER_SECONDS * 1000)):
+            if self.retiring:
+                found = await self.redis.get(key)
+            elif await self.redis.set(key, self.me, nx=True, px=round(OWNER_SECONDS * 1000)):
                 self.owned.add(code)
                 self._known.pop(code, None)
                 return self.me
-            found = await self.redis.get(key)
+            else:
+                found = await self.redis.get(key)
         except (RedisError, OSError) as error:
             log.warning("room owners: Redis unavailable", extra={"room": code, "error": str(error)})
             return None

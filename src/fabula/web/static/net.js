@@ -69,6 +69,9 @@ export function saveSeat(code, seat) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
+// The close code of a server that restarts or hands the room to another of its processes.
+const CLOSE_RECONNECT = 1012;
+
 // Errors after which a message goes again by itself, and how many times: a database that is away
 // (store_failed) gets about three minutes (every 5 s) before the player is told.
 const RETRIES = { rate_limited: 3, conflict: 3, store_failed: 40 };
@@ -110,8 +113,13 @@ export class Table {
         this.events.onFatal?.(event.code === 4404 ? "no_room" : "bad_origin", event.reason);
         return;
       }
-      this.events.onStatus?.("offline");
-      const wait = Math.min(10000, 500 * 2 ** this.attempt++);
+      // 1012: the server is restarting, or the room moved to another of its processes: connect
+      // again at once (within a quarter second, so a whole table does not come in one instant);
+      // otherwise, or if that fails too, wait longer each time
+      const attempt = this.attempt++;
+      const wait =
+        event.code === CLOSE_RECONNECT && attempt === 0 ? Math.random() * 250 : Math.min(10000, 500 * 2 ** attempt);
+      if (wait >= 250) this.events.onStatus?.("offline");
       setTimeout(() => this.closed || this.open(), wait);
     });
   }
