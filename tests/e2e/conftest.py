@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Page, sync_playwright
 
 from ..server.harness import LiveServer, live_server
 from .ui import watch_sockets
@@ -51,15 +51,30 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+#: Reports each Content-Security-Policy violation on the console, where `Players` hears it (Chromium
+#: logs most itself, but not every kind in every version).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
+});
+"""
+
+
+def is_csp_violation(text: str) -> bool:
+    return text.startswith("CSP violation:") or "Content Security Policy" in text
+
+
 class Players:
     """Browser pages for one test, each in its own context (its own localStorage: its own seat).
-    Any uncaught script error on a page fails the test."""
+    Any uncaught script error on a page, and any breach of the server's Content-Security-Policy,
+    fails the test."""
 
     def __init__(self, browser: Browser, base: str) -> None:
         self.browser, self.base = browser, base
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
         self.dialogs: list[str] = []
+        self.csp_violations: list[str] = []
 
     def open(self, width: int = DESKTOP["width"], height: int = DESKTOP["height"], *, mobile: bool = False) -> Page:
         """A page of ``width`` × ``height`` CSS pixels (``mobile``: a phone's, with touch)."""
@@ -72,9 +87,16 @@ class Players:
         )
         context.set_default_timeout(15_000)
         self.contexts.append(context)
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         page = context.new_page()
         watch_sockets(page)
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+
+        def console(message: ConsoleMessage) -> None:
+            if is_csp_violation(message.text):
+                self.csp_violations.append(f"{page.url}: {message.text}")
+
+        page.on("console", console)
 
         def dialog_opened(dialog: Dialog) -> None:
             self.dialogs.append(dialog.message)
@@ -97,4 +119,5 @@ def players(browser: Browser, server: LiveServer) -> Iterator[Players]:
     yield opened
     opened.close()
     assert not opened.errors, f"script errors in the page: {opened.errors}"
+    assert not opened.csp_violations, f"the page broke its Content-Security-Policy: {opened.csp_violations}"
     assert not opened.dialogs, f"the page opened dialogs: {opened.dialogs}"

@@ -47,6 +47,7 @@ PARTS: dict[str, set[str]] = {
     "sweep": {"rooms", "autoplay"},
     "cluster": {"rooms", "errors"},
     "responses": {"errors"},
+    "headers": set(),
     "pictures": {"responses", "rooms", "seats"},
     "deck_sharing": {"pictures"},
     "history": {"entries", "errors", "pictures", "rooms"},
