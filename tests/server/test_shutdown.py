@@ -82,13 +82,24 @@ def serving(tmp_path: Path) -> ServeProcess:
 
 
 @pytest.mark.parametrize(
-    ("sent", "exit_codes"),
-    [(signal.SIGTERM, {-signal.SIGTERM, 0}), (signal.SIGINT, {130}), (signal.SIGKILL, {-signal.SIGKILL})],
-    ids=["SIGTERM", "Ctrl+C", "SIGKILL"],
+    ("sent", "exit_codes", "ignoring"),
+    [
+        (signal.SIGTERM, {-signal.SIGTERM, 0}, False),
+        (signal.SIGINT, {130}, False),
+        # a shell script's background job inherits Ctrl+C ignored: uvicorn's re-raise then does
+        # nothing, and the server must still stop, and say so
+        (signal.SIGINT, {130}, True),
+        (signal.SIGKILL, {-signal.SIGKILL}, False),
+    ],
+    ids=["SIGTERM", "Ctrl+C", "Ctrl+C, ignored by the parent", "SIGKILL"],
 )
 def test_no_process_of_the_server_is_left_once_it_stops_after_an_upload(
-    serving: ServeProcess, sent: signal.Signals, exit_codes: set[int]
+    tmp_path: Path, sent: signal.Signals, exit_codes: set[int], ignoring: bool
 ) -> None:
+    serving = ServeProcess(
+        ["--data", str(tmp_path / "data"), "--log-format", "json"], tmp_path / "serve.log", ignore_interrupts=ignoring
+    )
+    serving.start()
     assert serving.proc is not None
     upload_a_picture(serving.url)
     started = descendants(serving.proc.pid)

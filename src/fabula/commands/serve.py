@@ -10,9 +10,12 @@ upload); then every process it started is stopped and the stores are closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
+from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -36,6 +39,12 @@ class Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, stopping: Callable[[], Awaitable[None]]) -> None:
         super().__init__(config)
         self.stopping = stopping
+        #: the signal that stopped the server, if one did
+        self.stopped_by: int | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.stopped_by = sig
+        super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await self.stopping()
@@ -78,10 +87,10 @@ def run(config: Config) -> int:
         runner: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     else:
         runner = uvloop.run
-    try:
+    # (uvicorn stops the server on Ctrl+C, then raises it again for whoever started it)
+    with contextlib.suppress(KeyboardInterrupt):
         runner(server.serve(sockets=[listener]))
-    except KeyboardInterrupt:
-        # uvicorn stopped the server on Ctrl+C, then raised it again for whoever started it
+    if server.stopped_by == signal.SIGINT:  # (raised again, or ignored where the parent ignores it)
         print("Fabula stopped.", file=sys.stderr, flush=True)
         return 130
     return 0
