@@ -35,8 +35,9 @@ from fabula.bots.random_player import random_action
 from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckLibrary
 from fabula.cards.original import original_deck
+from fabula.protocol.settings import RoomSettings
 from fabula.rules import Phase, numbered_deck
-from fabula.server.entries import Acted, Created, Ended, Joined, RoomSettings, Started
+from fabula.server.entries import Acted, Created, Ended, Joined, Started
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 from fabula.story import Album

@@ -107,7 +107,7 @@ import msgspec
 import websockets
 
 from fabula.client import Client, Received
-from fabula.server.protocol import Ack, Act, ClientMessage, Error, Legal, LegalMoves, Rematch, Start, Welcome
+from fabula.protocol import Ack, Act, ClientMessage, Error, Legal, LegalMoves, Rematch, Start, Welcome
 
 HERE = Path(__file__).resolve().parent
 COLOURS = ("red", "pink", "yellow", "blue", "dark green", "light green", "orange", "brown", "purple", "black")

@@ -9,12 +9,12 @@ import json
 import msgspec
 
 from fabula.errors import CommonCode, ErrorCode, Reach
+from fabula.protocol import Error, ProtocolCode, encode
 from fabula.rules import IllegalAction
 from fabula.rules.errors import RuleCode
-from fabula.server.app import HttpCode
+from fabula.server.card_routes import HttpCode
 from fabula.server.errors import RoomCode
 from fabula.server.pictures import PictureCode
-from fabula.server.protocol import Error, ProtocolCode, encode
 from fabula.server.responses import ROUTE_STATUS
 
 ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode, PictureCode)

@@ -2,7 +2,7 @@
 
 A code is a member of a `StrEnum`, one enum per layer, kept next to that layer's errors: the
 rules' `fabula.rules.errors.RuleCode`, the room's `fabula.server.errors.RoomCode`, the protocol's
-`fabula.server.protocol.ProtocolCode`, the HTTP routes' `fabula.server.app.HttpCode` — and here,
+`fabula.protocol.ProtocolCode`, the HTTP routes' `fabula.server.app.HttpCode` — and here,
 `CommonCode`, for the one code every layer gives. Each member is declared as
 
     NAME = "code", status, "what it means, for people", Reach.…

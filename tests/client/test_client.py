@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from fabula.client import Client, HttpError, Refused, create_room, decode, encode, join_room
-from fabula.server.protocol import Ack, Error, Hello, Legal, LegalMoves, Ping, Pong, Say, Start, State, Welcome
+from fabula.protocol import Ack, Error, Hello, Legal, LegalMoves, Ping, Pong, Say, Start, State, Welcome
 from tests.server.harness import LiveServer, live_server
 
 

@@ -273,7 +273,7 @@ def test_the_protocol_offers_exactly_the_languages_bots_clue_in() -> None:
 
     from fabula.bots.base import BOT_LANGUAGES
     from fabula.bots.semantic.vocabulary import clue_pool
-    from fabula.server.protocol import Language
+    from fabula.protocol import Language
 
     assert get_args(Language) == BOT_LANGUAGES
     assert all(clue_pool(language=language) for language in BOT_LANGUAGES)

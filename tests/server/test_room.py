@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from fabula.protocol.settings import RoomSettings
 from fabula.rules import RulesError, numbered_deck
 from fabula.server.entries import (
     Acted,
@@ -14,7 +15,6 @@ from fabula.server.entries import (
     HostPassed,
     Joined,
     Left,
-    RoomSettings,
     Said,
     SettingsChanged,
     Started,

@@ -1,4 +1,4 @@
-"""Every message the server sends is exactly its typed form: decoded as `fabula.server.protocol`'s
+"""Every message the server sends is exactly its typed form: decoded as `fabula.protocol`'s
 server messages and encoded again, it is the same bytes — so the types (and docs/protocol.md,
 made from them) name every field, in every mode, for players and spectators alike."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from fabula import protocol
 from fabula.rules import MODES
-from fabula.server import protocol
 
 from .harness import Client, LiveServer, create_room, live_server
 from .players import play_to_end

@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fabula.bots.random_player import random_action
+from fabula.protocol.settings import RoomSettings
 from fabula.rules import Game, Phase, RoundResult, action_from_json, numbered_deck
 from fabula.rules.events import RoundScored
-from fabula.server.entries import Acted, AnyEntry, Created, Ended, Joined, RoomSettings, Started, decode, encode
+from fabula.server.entries import Acted, AnyEntry, Created, Ended, Joined, Started, decode, encode
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 from fabula.story import Album

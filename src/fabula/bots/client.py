@@ -20,8 +20,8 @@ import httpx
 
 from fabula.cards.model import Card
 from fabula.client import Client, ConnectionLost, HttpError, Refused, join_room, room_summary
+from fabula.protocol import Act, Legal, LegalMoves
 from fabula.rules import action_from_json
-from fabula.server.protocol import Act, Legal, LegalMoves
 
 from .base import Bot, make_bot
 

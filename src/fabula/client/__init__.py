@@ -2,10 +2,10 @@
 the protocol's documentation play through.
 
 Seats are taken over HTTP (`create_room`, `join_room`); play is one `Client` per seat, sending
-the typed messages of `fabula.server.protocol` and receiving its server messages.
+the typed messages of `fabula.protocol` and receiving its server messages.
 
 >>> import asyncio
->>> from fabula.server.protocol import Ping, Pong, Start
+>>> from fabula.protocol import Ping, Pong, Start
 >>> async def host_a_game(server: str) -> None:
 ...     seat = await create_room(server, "Ana", "red")
 ...     async with Client(server, seat["code"], seat["token"]) as ana:

@@ -1,7 +1,7 @@
 """One seat's (or a spectator's) play connection: typed messages out, every message in kept in
 order, replies awaited by id, and — if asked — reconnection that re-sends what was unanswered.
 
->>> from fabula.server.protocol import Act, Legal, LegalMoves
+>>> from fabula.protocol import Act, Legal, LegalMoves
 >>> async def first_move(server: str, code: str, token: str) -> None:
 ...     async with Client(server, code, token, reconnects=5) as client:
 ...         await client.wait_state(lambda room: room["game"] is not None)
@@ -21,7 +21,7 @@ from typing import Any, Self
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from fabula.server.protocol import Ack, ClientMessage, Error, Hello, Language, LegalMoves, Pong, Welcome
+from fabula.protocol import Ack, ClientMessage, Error, Hello, Language, LegalMoves, Pong, Welcome
 
 from .http import websocket_url
 from .wire import HELLO_REPLY_TYPES, REPLY_TYPES, Received, decode, encode, message_ids, reply_types

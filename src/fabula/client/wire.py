@@ -1,7 +1,7 @@
 """Messages on the wire: client messages encoded as the server reads them, server messages decoded
-both as the JSON object sent and as the typed message of `fabula.server.protocol`.
+both as the JSON object sent and as the typed message of `fabula.protocol`.
 
->>> from fabula.server.protocol import Ack, Hello
+>>> from fabula.protocol import Ack, Hello
 >>> encode(Hello(id="a1", token="secret"))
 b'{"type":"hello","id":"a1","token":"secret"}'
 >>> received = decode('{"type":"ack","id":"a1","seq":3}')
@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from fabula.server.protocol import AnyServerMessage, ClientMessage, Hello
+from fabula.protocol import AnyServerMessage, ClientMessage, Hello
 
 #: The types that answer a message by its id (besides ``welcome``, which answers ``hello``).
 REPLY_TYPES = ("ack", "error", "legal", "pong", "album")

@@ -19,8 +19,8 @@ import msgspec
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.story import Album
 
-from .entries import RoomSettings
-from .snapshots import RoomSnapshot
+from .settings import RoomSettings
+from .snapshot import RoomSnapshot
 
 #: Ids are the client's: any short string.
 ID_MAX = 64

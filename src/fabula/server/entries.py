@@ -7,31 +7,11 @@ their time (``at``, Unix seconds) so that deadlines can be recomputed, never sto
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import msgspec
-from msgspec import Meta
 
-#: Phase timers: from ten seconds to an hour.
-TIMER_RANGE = (10, 3600)
-Seconds = Annotated[int, Meta(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])]
-_TIMER = "seconds the {phase} phase may last before bots move for the seats still awaited; null: no timer"
-
-
-class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
-    """What the host chooses before the start."""
-
-    mode: Annotated[str, Meta(description="the game's mode (docs/modes.md)")] = "odyssey"
-    options: Annotated[
-        dict[str, Any],
-        Meta(description="rule options, as `fabula.rules.Options` takes them (target_score, storyteller_cycles, …)"),
-    ] = msgspec.field(default_factory=dict)
-    decks: Annotated[list[str], Meta(description="the decks the game's cards come from, in order")] = msgspec.field(
-        default_factory=lambda: ["fabula"]
-    )
-    clue_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="clue"))] = None
-    play_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="play"))] = None
-    vote_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="vote"))] = None
+from fabula.protocol.settings import RoomSettings, StandIn
 
 
 class Entry(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, kw_only=True):
@@ -94,7 +74,6 @@ class Started(Entry, tag="started"):
 
 
 #: Why a bot made a person's move: they were away, or their time ran out.
-StandIn = Literal["away", "time"]
 
 
 class Acted(Entry, tag="acted"):

@@ -1,119 +1,17 @@
-"""Snapshots: what one member (or a spectator) may know of a room — the room's public part, and
-their own seat's view of the game. Every state a client receives is one of these."""
+"""Snapshots of a room for each of its members: the shared part built once, then each member's
+own seat's view (the snapshot types are the protocol's: `fabula.protocol.snapshot`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING
 
 import msgspec
-from msgspec import Meta
 
-from fabula.rules.views import SeatView
-
-from .entries import RoomSettings, StandIn
+from fabula.protocol.snapshot import MemberView, RoomSnapshot, You
 
 if TYPE_CHECKING:
     from .room import Room
-
-
-class MemberView(msgspec.Struct):
-    """One member of the room, as everyone sees them."""
-
-    member: Annotated[int, Meta(description="member number: joining order, never reused")]
-    name: Annotated[str, Meta(description="display name")]
-    colour: Annotated[str, Meta(description="the rabbit's colour")]
-    bot: Annotated[
-        str | None, Meta(description="the bot's level for a seat the host filled with a bot; null for a person")
-    ]
-    away: Annotated[
-        bool,
-        Meta(
-            description="a person who left (or was kicked) during a game: a bot plays the seat until they say "
-            "hello again"
-        ),
-    ]
-    connected: Annotated[bool, Meta(description="whether the member has a connection open now (a bot always has)")]
-    seat: Annotated[int | None, Meta(description="game seat (null before the first start)")]
-    stand_in_at: Annotated[
-        float | None,
-        Meta(
-            description="a person whose connection is gone: Unix time at which a bot starts playing for them "
-            "when their move is awaited; null otherwise"
-        ),
-    ]
-    open: Annotated[
-        bool,
-        Meta(
-            description="during a game: this seat may be taken over by a newcomer (a bot's, or one left for "
-            "good; `POST /api/rooms/{code}/join` with `replaces`)"
-        ),
-    ]
-
-
-class StoodIn(msgspec.Struct, frozen=True):
-    """A move a bot made for a person's seat."""
-
-    round: Annotated[int, Meta(description="the round it was made in")]
-    action: Annotated[dict[str, Any], Meta(description="the move, as `act` takes it")]
-    because: Annotated[StandIn, Meta(description='`"away"` (the person was gone) or `"time"` (out of time)')]
-
-
-class You(msgspec.Struct):
-    """Who you are in the room."""
-
-    member: Annotated[int, Meta(description="your member number")]
-    seat: Annotated[int | None, Meta(description="your game seat (null before the start)")]
-    host: Annotated[bool, Meta(description="whether you host")]
-    stood_in: Annotated[
-        list[StoodIn],
-        Meta(description="the moves a bot made for your seat since your own last move (you were away, or out of time)"),
-    ]
-
-
-class RoomSnapshot(msgspec.Struct):
-    """The room as one member (or a spectator) may see it: its public part, and their own seat's
-    view of the game. Seats are numbered from 0 in the game's clockwise order; members in joining
-    order; slots from 1."""
-
-    code: Annotated[str, Meta(description="the room code")]
-    seq: Annotated[
-        int,
-        Meta(
-            description="how many entries the room's log holds; every change adds one. The `ack` of a change "
-            "names its entry's number, so the first state showing it has `seq` = that number + 1"
-        ),
-    ]
-    status: Annotated[str, Meta(description='`"lobby"`, `"playing"` or `"over"`')]
-    settings: Annotated[
-        RoomSettings,
-        Meta(
-            description="the room's settings as the host chose them (see `settings`); the options are as "
-            "given — `game.options` has every option resolved"
-        ),
-    ]
-    host: Annotated[int | None, Meta(description="the member who hosts; null when no person is left to host")]
-    members: Annotated[list[MemberView], Meta(description="everyone in the room, in joining order")]
-    pairs: Annotated[
-        list[list[int]] | None,
-        Meta(
-            description="mode `teams`: who will sit together (the host's pairs, then the rest in joining "
-            "order); null in other modes"
-        ),
-    ]
-    you: Annotated[You | None, Meta(description="null for a spectator")]
-    games_started: Annotated[int, Meta(description="games started in this room (a rematch counts)")]
-    deadline: Annotated[
-        float | None,
-        Meta(description="Unix time at which the current phase's timer runs out; null without a timer or a game"),
-    ]
-    game: Annotated[SeatView | None, Meta(description="your seat's game view; null before the first start")]
-
-    def to_json(self) -> dict[str, Any]:
-        """The snapshot as the JSON object a client receives."""
-        # through the encoder, not to_builtins (which keeps tuples): exactly what is sent
-        found: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
-        return found
 
 
 def of(
@@ -160,6 +58,7 @@ def of(
             continue
         seat = seats.get(member)
         found = room.members.get(member)
-        you = You(member, seat, member == room.host, [] if found is None else list(found.stood_in))
+        legal = [] if game is None or seat is None or not playing else [a.to_json() for a in game.legal_actions(seat)]
+        you = You(member, seat, member == room.host, [] if found is None else list(found.stood_in), legal)
         result[member] = msgspec.structs.replace(shared, you=you, game=None if views is None else views[seat])
     return result
