@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fabula.protocol.settings import RoomSettings
 from fabula.server.connections import Connection, TokenBucket
-from fabula.server.entries import Created, Joined, RoomSettings, Said, TeamsSet
+from fabula.server.entries import Created, Joined, Said, TeamsSet
 from fabula.server.errors import RoomError
 from fabula.server.fanout import FanOut
 from fabula.server.metrics import Metrics
@@ -274,3 +275,46 @@ async def test_entries_announced_while_the_room_was_busy_are_applied_without_rea
     assert rooms_b.recent_entries(live_b, since=0, upto=6) == [item.data for item in await store.load("ABCDE", 2)]
     assert rooms_b.recent_entries(live_b, since=5, upto=6) == [item.data for item in await store.load("ABCDE", 5)]
     assert rooms_b.recent_entries(live_b, since=0, upto=9) == []
+
+
+class FailingListener:
+    """A listener with a bug: it fails on every entry made here (or on every one, ``always``)."""
+
+    def __init__(self, *, always: bool = False) -> None:
+        self.always = always
+        self.heard = 0
+
+    def entry(self, live: LiveRoom, entry: object, *, here: bool) -> None:
+        del live, entry
+        self.heard += 1
+        if here or self.always:
+            raise RuntimeError("a bug in a listener")
+
+    def refreshed(self, live: LiveRoom) -> None:
+        del live
+
+
+async def test_a_listener_s_bug_never_turns_a_stored_change_into_a_refusal_even_after_a_conflict(
+    tmp_path: Path,
+) -> None:
+    # B's room is behind the store (A stored an entry B has not heard of): B's append finds its
+    # seq taken, B rebuilds the room and makes the request again — the retry path
+    store = SlowStore(tmp_path / "rooms.sqlite3")
+    rooms_a, live_a = await a_room_on(store)
+    rooms_b, live_b = await another_process_on(store)
+    failing = FailingListener()
+    rooms_b.listeners.append(failing)
+    await rooms_a.commit(live_a, Said(at=2.0, member=0, text="from A"))
+
+    seq = await rooms_b.commit(live_b, Said(at=3.0, member=0, text="from B", by=0, client_id="m1"))
+
+    assert seq == 3, "stored at the seq after A's entry, and answered with it"
+    assert failing.heard >= 1, "the listener was told (and failed)"
+    assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2, 3]
+    # alone, without a conflict, the same; and one that fails on what it follows from another
+    # process too does not stop the room catching up
+    failing.always = True
+    assert await rooms_b.commit(live_b, Said(at=4.0, member=0, text="again", by=0, client_id="m2")) == 4
+    await rooms_a.commit(live_a, Said(at=5.0, member=0, text="from A again"))
+    assert await rooms_b.catch_up(live_b)
+    assert live_b.room.seq == 6

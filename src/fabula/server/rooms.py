@@ -99,6 +99,13 @@ def replay(code: str, stored: list[StoredEntry]) -> Room | None:
     return room
 
 
+def _fail(requests: list[_Request], error: BaseException) -> None:
+    """Answer those of ``requests`` not answered yet with ``error``."""
+    for request in requests:
+        if not request.done.done():
+            request.done.set_exception(error)
+
+
 def no_room(code: str) -> RoomError:
     return RoomError(RoomCode.NO_ROOM, f"There is no room {code!r}; check the code.")
 
@@ -208,7 +215,7 @@ class Rooms:
                 waiting, live.requests = live.requests, []
                 first_seq = live.room.seq
                 try:
-                    await self._commit_together(live, waiting)
+                    await self._commit_locked(live, waiting)
                 except asyncio.CancelledError:
                     # Stopped mid-append (the server shutting down): its entries may or may not be
                     # stored, so memory goes back to the store, and the others are told to retry.
@@ -268,37 +275,94 @@ class Rooms:
             await self._restored(live)
             return live.room.client_ids.get(key)
 
-    async def _commit_together(self, live: LiveRoom, requests: list[_Request]) -> None:
-        try:
-            await self._restored(live)
-        except RoomError as error:  # the store is still away: nothing can be made now
-            for request in requests:
-                request.done.set_exception(error)
-            return
-        if live.behind >= live.room.seq:
-            # Another process announced entries this one lacks, and the follower that would load
-            # them waits for the lock behind these requests: load them now, rather than make the
-            # requests on a room that is behind and lose the race for the seq.
+    async def _commit_locked(self, live: LiveRoom, requests: list[_Request]) -> None:
+        """The one commit path, in the room's lock (held): each request applied in turn (a refused
+        one fails alone), the entries made stored in one append, then announced. If another
+        process stored an entry at that seq first, the room is rebuilt from the store and the
+        requests are made again on the room as it now is (a refused one too: the room that
+        refused it was behind) — those that may be (`_Request.retry`), up to `COMMIT_ATTEMPTS`."""
+        for attempt in range(COMMIT_ATTEMPTS):
+            if attempt:
+                for request in requests:
+                    if not request.retry:
+                        request.done.set_exception(conflict())
+                requests = [request for request in requests if request.retry]
             try:
-                await self._catch_up_locked(live)
-            except Exception as error:  # the store is away for a moment: the append will say
-                log.warning("catching up before a commit failed", extra={"room": live.room.code, "error": str(error)})
-        room = live.room
+                await self._restored(live)
+            except RoomError as error:  # the store is still away: nothing can be made now
+                _fail(requests, error)
+                return
+            if live.behind >= live.room.seq:
+                # Another process announced entries this one lacks, and the follower that would load
+                # them waits for the lock behind these requests: load them now, rather than make the
+                # requests on a room that is behind and lose the race for the seq.
+                try:
+                    await self._catch_up_locked(live)
+                except Exception as error:  # the store is away for a moment: the append will say
+                    log.warning(
+                        "catching up before a commit failed", extra={"room": live.room.code, "error": str(error)}
+                    )
+            made, refused = self._apply(live.room, requests, again=attempt > 0)
+            if not made:
+                if refused and await self._behind(live, refused):
+                    requests = [request for request, _ in refused]
+                    continue
+                for request, refusal in refused:
+                    _fail([request], refusal)
+                return
+            if await self._stored(live, made, refused):
+                return
+            requests = [request for request in requests if not request.done.done()]
+        _fail(requests, conflict())
+
+    @staticmethod
+    def _apply(
+        room: Room, requests: list[_Request], *, again: bool
+    ) -> tuple[list[tuple[_Request, AnyEntry]], list[tuple[_Request, RulesError]]]:
+        """Apply each request in turn to ``room``: those made (with their entries) and those the
+        room refused. A request failing otherwise fails at once; one made already (``again``: the
+        room was rebuilt, and another process may have made it) is answered with its seq."""
         made: list[tuple[_Request, AnyEntry]] = []
         refused: list[tuple[_Request, RulesError]] = []
-        first = room.seq
         for request in requests:
             try:
-                entry = room.apply(request.make(room) if callable(request.make) else request.make)
+                entry = request.make(room) if callable(request.make) else request.make
+                if again and entry.client_id is not None:
+                    done = room.client_ids.get((entry.by, entry.client_id))
+                    if done is not None:
+                        request.done.set_result(done)
+                        continue
+                entry = room.apply(entry)
             except RulesError as error:  # refused (the room unchanged): this request alone
                 refused.append((request, error))
             except Exception as error:
                 request.done.set_exception(error)
             else:
                 made.append((request, entry))
-        if not made:
-            await self._refuse(live, refused)
-            return
+        return made, refused
+
+    async def _behind(self, live: LiveRoom, refused: list[tuple[_Request, RulesError]]) -> bool:
+        """Whether requests the room refused (and nothing else was made with) should be made again:
+        with several processes another one may have stored entries this one has not heard of yet
+        (its notice is on the way, or it died before sending one), and on the room as stored the
+        request may be legal, or even made already (a message sent again through another process).
+        The room catches up with the store; if the store cannot say, the requests fail for now."""
+        if self.load_missing is None:  # (one process: the room is the store)
+            return False
+        try:
+            return await self._catch_up_locked(live, ask_store=True)
+        except RoomError as unread:  # the store cannot say: the client tries again later
+            _fail([request for request, _ in refused], unread)
+            return False
+
+    async def _stored(
+        self, live: LiveRoom, made: list[tuple[_Request, AnyEntry]], refused: list[tuple[_Request, RulesError]]
+    ) -> bool:
+        """Append ``made``'s entries (applied to ``live``'s room from its seq before them) and
+        announce them; False if another process took that seq (the room is rebuilt from the
+        store: make the requests again), True once every request has its answer."""
+        room = live.room
+        first = room.seq - len(made)
         encoded = [encode(entry) for _, entry in made]
         try:
             await self.store.append_many(room.code, first, encoded, made[-1][1].at)
@@ -309,103 +373,34 @@ class Rooms:
             except Exception as error:
                 if not isinstance(error, RoomError):  # (no_room: the room is let go)
                     await self._back_to_the_store(live, first)
-                failure = error if isinstance(error, RoomError) else store_failed()
-                for request, _ in made:
-                    request.done.set_exception(failure)
-                return
-            # each again, in turn, on the room as it now is, as the only request (a refused one
-            # too: the room it was refused on was behind)
-            await self._again_alone(live, [request for request in requests if not request.done.done()])
-            return
+                _fail(
+                    [request for request, _ in made + refused],
+                    error if isinstance(error, RoomError) else store_failed(),
+                )
+                return True
+            return False
         except Exception:
             log.exception("append failed", extra={"room": room.code})
-            for request, _ in made:
-                request.done.set_exception(store_failed())
+            _fail([request for request, _ in made + refused], store_failed())
             await self._back_to_the_store(live, first)
-            return
+            return True
         for request, refusal in refused:  # (final: they were refused on the room as stored, the append shows)
             request.done.set_exception(refusal)
         self.bus.publish(room.code, first + len(made) - 1, encoded)
         live.recent.extend(StoredEntry(seq, data) for seq, data in enumerate(encoded, first))
         for seq, (request, entry) in enumerate(made, first):
             request.done.set_result(seq)
-            try:
-                for listener in self.listeners:
-                    listener.entry(live, entry, here=True)
-            except Exception:  # stored and answered: the others in this commit are still told
-                log.exception("a listener failed", extra={"room": room.code, "seq": seq})
+            self._tell(live, entry, seq, here=True)
+        return True
 
-    async def _refuse(self, live: LiveRoom, refused: list[tuple[_Request, RulesError]]) -> None:
-        """Refuse requests that the room refused and nothing else was made with — once sure the
-        room is not behind the store. With several processes another one may have stored entries
-        this one has not heard of yet (its notice is on the way, or it died before sending one),
-        and on the room as stored the request may be legal, or even made already (a message sent
-        again through another process): then it is made again on the room as it now is."""
-        if not refused:
-            return
-        if self.load_missing is not None:  # (several processes share the store)
+    def _tell(self, live: LiveRoom, entry: AnyEntry, seq: int, *, here: bool) -> None:
+        """Tell every listener of ``entry``, stored at ``seq``. It is stored whatever they do: a
+        listener that fails is logged, and the others are told all the same."""
+        for listener in self.listeners:
             try:
-                behind = await self._catch_up_locked(live, ask_store=True)
-            except RoomError as unread:  # the store cannot say: the client tries again later
-                for request, _ in refused:
-                    request.done.set_exception(unread)
-                return
-            if behind:
-                await self._again_alone(live, [request for request, _ in refused])
-                return
-        for request, refusal in refused:
-            request.done.set_exception(refusal)
-
-    async def _again_alone(self, live: LiveRoom, requests: list[_Request]) -> None:
-        """Each request again, on its own, on the room as it now is (in the room's lock, held)."""
-        for request in requests:
-            try:
-                seq = await self._commit_alone(live, request.make, retry=request.retry, attempt=1)
-            except Exception as error:
-                request.done.set_exception(error)
-            else:
-                request.done.set_result(seq)
-
-    async def _commit_alone(
-        self, live: LiveRoom, make: AnyEntry | Callable[[Room], AnyEntry], *, retry: bool, attempt: int
-    ) -> int:
-        """One request on its own, in the room's lock (held), tried again after conflicts."""
-        while True:
-            if attempt and not retry:
-                raise conflict()
-            room = live.room
-            entry = make(room) if callable(make) else make
-            if attempt and entry.client_id is not None:
-                done = room.client_ids.get((entry.by, entry.client_id))
-                if done is not None:  # made once already (through another process): not again
-                    return done
-            seq = room.seq
-            entry = room.apply(entry)
-            data = encode(entry)
-            try:
-                await self.store.append(room.code, seq, data, entry.at)
-            except SeqTaken:
-                self.metrics.conflicts.inc()
-                try:
-                    await self.resync(live, seq)
-                except RoomError:
-                    raise
-                except Exception:
-                    await self._back_to_the_store(live, seq)
-                    raise store_failed() from None
-                attempt += 1
-                if attempt < COMMIT_ATTEMPTS:
-                    continue
-                raise conflict() from None
+                listener.entry(live, entry, here=here)
             except Exception:
-                log.exception("append failed", extra={"room": room.code})
-                await self._back_to_the_store(live, seq)
-                raise store_failed() from None
-            self.bus.publish(room.code, seq, (data,))
-            live.recent.append(StoredEntry(seq, data))
-            for listener in self.listeners:
-                listener.entry(live, entry, here=True)
-            return seq
+                log.exception("a listener failed", extra={"room": live.room.code, "seq": seq})
 
     # ------------------------------------------------------------------ keeping step with the store
 
@@ -511,8 +506,7 @@ class Rooms:
             self.metrics.followed.inc()
             if isinstance(entry, Joined) and entry.bot is None and entry.member not in live.presence.present():
                 live.presence.joined(entry.member, self.clock())  # joined over HTTP; not connected yet
-            for listener in self.listeners:
-                listener.entry(live, entry, here=False)
+            self._tell(live, entry, item.seq, here=False)
             changed = changed or not isinstance(entry, Said)
         if changed and announce:
             self._refreshed(live)
