@@ -4,7 +4,7 @@
     python tools/protocol_doc.py --check  # exit 1 if docs/protocol.md is not what this would write
 
 Nothing in the page is typed by hand that the code can say itself: the JSON Schemas come from the
-msgspec models (`fabula.server.protocol.schemas`), limits from the modules and `Config` defaults,
+msgspec models (`fabula.protocol.schemas`), limits from the modules and `Config` defaults,
 the error codes from their enums (`fabula.errors.ErrorCode`), the fields of a state and what
 each means from the types (`msgspec.Meta` descriptions), and the worked exchange from a real
 server run in this process with a fixed clock, seeds and seat tokens, so that two runs write the
@@ -28,8 +28,8 @@ import socket
 import sys
 import tempfile
 import typing
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,23 +38,25 @@ import uvicorn
 
 import fabula.server.rooms as rooms_module
 import fabula.server.seats as seats_module
+from fabula import protocol
 from fabula.client import Client, Received, encode
 from fabula.commands.serve import WS_HARD_LIMIT
 from fabula.errors import CommonCode, ErrorCode, Reach
+from fabula.protocol import Hello, ProtocolCode
+from fabula.protocol.settings import TIMER_RANGE, RoomSettings
+from fabula.protocol.snapshot import RoomSnapshot
 from fabula.rules import CLUE_MAX, MODES, Game
 from fabula.rules.actions import Action, BlindClue, Tell
 from fabula.rules.errors import RuleCode
 from fabula.rules.views import SeatView
 from fabula.server import app as app_module
+from fabula.server import card_routes, responses, room_routes, room_settings
 from fabula.server import connections as connections_module
-from fabula.server import protocol, responses, room_settings, snapshots
 from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
-from fabula.server.entries import TIMER_RANGE, RoomSettings
 from fabula.server.errors import RoomCode
 from fabula.server.pictures import PictureCode
-from fabula.server.protocol import Hello, ProtocolCode
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
@@ -141,21 +143,11 @@ class CountingClock:
         return now
 
 
-@contextmanager
-def seeded_tokens(seed: int) -> Iterator[None]:
+def seeded_tokens(seed: int) -> Callable[[], str]:
     """Seat tokens from a seeded generator instead of `secrets` (same shape: 24 random bytes,
-    URL-safe base64), for the length of the block."""
+    URL-safe base64)."""
     rng = random.Random(seed)
-    original = seats_module.new_token
-
-    def new_token() -> str:
-        return base64.urlsafe_b64encode(rng.randbytes(24)).decode().rstrip("=")
-
-    seats_module.new_token = new_token
-    try:
-        yield
-    finally:
-        seats_module.new_token = original
+    return lambda: base64.urlsafe_b64encode(rng.randbytes(24)).decode().rstrip("=")
 
 
 @asynccontextmanager
@@ -357,9 +349,11 @@ PUBLIC_URL = "https://fabula.example"
 
 
 def run_exchange() -> Exchange:
-    with tempfile.TemporaryDirectory() as folder, seeded_tokens(TOKEN_SEED):
+    with tempfile.TemporaryDirectory() as folder:
         config = Config(data=Path(folder) / "data", public_url=PUBLIC_URL, sweep_seconds=3600)
-        app = create_app(config, clock=CountingClock(CLOCK_START), rng=random.Random(SERVER_SEED))
+        app = create_app(
+            config, clock=CountingClock(CLOCK_START), rng=random.Random(SERVER_SEED), tokens=seeded_tokens(TOKEN_SEED)
+        )
         return asyncio.run(exchange(app))
 
 
@@ -526,7 +520,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
 
 #: Every layer's codes, from the lowest layer up (checked against the subclasses of `ErrorCode`).
 CODE_ENUMS: tuple[type[ErrorCode], ...] = (
-    CommonCode, RuleCode, ProtocolCode, RoomCode, app_module.HttpCode, PictureCode
+    CommonCode, RuleCode, ProtocolCode, RoomCode, card_routes.HttpCode, PictureCode
 )  # fmt: skip
 #: How the table names where a code can be sent.
 SENT = {Reach.SOCKET: "WebSocket", Reach.HTTP: "HTTP", Reach.BOTH: "both"}
@@ -632,7 +626,7 @@ def intro() -> str:
 protocol (tests/test_protocol_doc.py fails until you do). -->
 
 How a client creates and joins a room over HTTP and plays over a WebSocket. Everything on this page
-is generated from the code: the JSON Schemas from the msgspec models in `fabula.server.protocol`,
+is generated from the code: the JSON Schemas from the msgspec models in `fabula.protocol`,
 the limits from the modules and the `fabula serve` defaults, the error codes from their enums,
 and the worked exchange at the end from a real server run by `tools/protocol_doc.py` (so what it
 shows is what the server does). `python tools/protocol_doc.py` rewrites this page; `--check` says
@@ -687,7 +681,7 @@ def overview() -> str:
                 f"{config.room_idle_seconds:g} seconds",
                 "the room is deleted (then `no_room`)",
             ],
-            ["HTTP request body", f"{app_module.BODY_MAX:,} bytes", "HTTP 400 `too_large`"],
+            ["HTTP request body", f"{room_routes.BODY_MAX:,} bytes", "HTTP 400 `too_large`"],
             ["name", f"{room_settings.NAME_MAX} characters", "`name_too_long`"],
             ["clue", f"{CLUE_MAX} characters", "`clue_too_long`"],
             ["chat line", f"{room_settings.CHAT_MAX} characters", "`message_too_long`"],
@@ -762,7 +756,7 @@ without `Origin` is not a browser and is let in. Anything else is closed with `4
 
 ### WebSocket close codes
 
-Every close the server makes (`fabula.server.app.CLOSE_REASONS`). A refused connection is
+Every close the server makes (`fabula.server.connections.CLOSE_REASONS`). A refused connection is
 accepted first and then closed, so that a browser can read the code and the reason:
 
 {table(["code", "reason"], close_rows)}
@@ -828,7 +822,7 @@ def messages_section(side: str) -> str:
     parts = [
         f"## {side.title()} messages",
         f"Every {'message a client may send' if side == 'client' else 'message the server sends'}, with its "
-        f'JSON Schema as msgspec generates it from the model (`fabula.server.protocol.schemas()["{side}"]`). '
+        f'JSON Schema as msgspec generates it from the model (`fabula.protocol.schemas()["{side}"]`). '
         "The union below and the definitions after it are that whole document"
         + (
             ", except the definitions of the state's `room`, which *The state* shows as tables." if state_parts else "."
@@ -886,11 +880,11 @@ def state_section() -> str:
     modes = view_modes()
     parts = [
         "## The state",
-        "`state.room` (`RoomSnapshot`, `fabula.server.snapshots`): "
-        + docstring(snapshots.RoomSnapshot)
+        "`state.room` (`RoomSnapshot`, `fabula.protocol.snapshot`): "
+        + docstring(RoomSnapshot)
         + " Each definition below is a table of its fields, their types and what they mean, as the types "
         "say it (`msgspec.Meta` descriptions); the JSON Schema of the whole is "
-        '`fabula.server.protocol.schemas()["server"]`.',
+        '`fabula.protocol.schemas()["server"]`.',
         table(["field", "type", "meaning"], field_rows("RoomSnapshot", definitions["RoomSnapshot"])),
         f"A round's first timer (the clue's) adds {room_module.REVEAL_SECONDS} seconds to `deadline`.",
     ]

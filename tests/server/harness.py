@@ -27,9 +27,9 @@ from websockets.asyncio.client import ClientConnection
 
 import fabula.client
 from fabula.client import REPLY_TYPES, Received
+from fabula.protocol import Language
 from fabula.server.app import create_app
 from fabula.server.config import Config
-from fabula.server.protocol import Language
 
 
 class LiveServer:
@@ -189,8 +189,10 @@ class ServeProcess:
     """`fabula serve` as a child process on a port of its own, with ``options`` (the scale-out
     tests run several on one database). Its output goes to ``log``."""
 
-    def __init__(self, options: list[str], log: Path) -> None:
+    def __init__(self, options: list[str], log: Path, *, ignore_interrupts: bool = False) -> None:
         self.options, self.log = options, log
+        #: started as a shell script's background job is: with Ctrl+C's signal ignored
+        self.ignore_interrupts = ignore_interrupts
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -201,6 +203,8 @@ class ServeProcess:
         env = {name: value for name, value in os.environ.items() if not name.startswith("FABULA_")}
         env["PYTHONUNBUFFERED"] = "1"
         with self.log.open("ab") as out:
+            if self.ignore_interrupts:  # (an ignored signal stays ignored across exec)
+                command = ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *command]
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         with httpx.Client(base_url=self.url, timeout=2) as http:

@@ -35,11 +35,11 @@ import pytest
 import websockets
 from hypothesis import strategies as st
 
+from fabula.protocol import ID_MAX
 from fabula.rules import BlindClue, RulesError, Tell, action_from_json, clean_clue
-from fabula.server.app import BODY_MAX
 from fabula.server.config import Config
-from fabula.server.protocol import ID_MAX
 from fabula.server.room import CHAT_KEPT
+from fabula.server.room_routes import BODY_MAX
 from fabula.server.room_settings import CHAT_MAX, COLOURS, NAME_MAX
 
 from .harness import Client, LiveServer, create_room, join_room

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fabula.server.app import BODY_MAX
 from fabula.server.errors import RoomCode
+from fabula.server.room_routes import BODY_MAX
 from tests.cards.test_library import write_deck
 
 from .harness import create_room, live_server

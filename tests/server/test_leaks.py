@@ -359,6 +359,18 @@ def check_own_fields(game: Game, seat: int | None, view: dict[str, Any]) -> None
     assert [slot["yours"] for slot in view["table"]] == [seat is not None and owner == seat for owner in game.owners]
 
 
+def owners_known(game: Game, seat: int | None) -> set[int]:
+    """Whose cards on the table ``seat`` knows: its own, and in teams its teammate's (a voter may
+    not vote for its own team's card unless `team_vote_own_card`: the moves it may make, which its
+    state carries, say which slot that is — as the partner would at the table)."""
+    if seat is None:
+        return set()
+    rules = game.rules
+    if rules.teams is not None and not rules.options.team_vote_own_card:
+        return {seat, rules.teammate(seat)}
+    return {seat}
+
+
 def checked_snapshot(room: Room, member: int | None) -> dict[str, Any]:
     """``member``'s snapshot of ``room`` now, once it is shown to hold nothing ``member`` may not know."""
     snapshot: dict[str, Any] = plain(room.snapshot(member))
@@ -367,7 +379,7 @@ def checked_snapshot(room: Room, member: int | None) -> dict[str, Any]:
         return snapshot
     seat = room.seat_of(member) if member is not None else None
     check_own_fields(game, seat, snapshot["game"])
-    room.game = hidden_variant(game, seat, set() if seat is None else {seat})
+    room.game = hidden_variant(game, seat, owners_known(game, seat))
     try:
         variant = plain(room.snapshot(member))
     finally:

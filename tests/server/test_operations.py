@@ -19,12 +19,13 @@ from PIL import Image
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.cli import build_parser
+from fabula.protocol import AddBot
+from fabula.protocol.settings import RoomSettings
 from fabula.rules import MODES, IllegalAction
 from fabula.rules.clues import clean_clue
 from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
-from fabula.server.entries import Acted, RoomSettings, decode
-from fabula.server.protocol import AddBot
+from fabula.server.entries import Acted, decode
 from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import CODE_ALPHABET
 

@@ -22,7 +22,7 @@ import fabula.story.picture
 import fabula.web
 from fabula.cards.intake import SKIP_CODES
 from fabula.rules import MODES
-from fabula.server.app import room_choices
+from fabula.server.pages import room_choices
 
 STATIC = Path(fabula.web.__file__).resolve().parent / "static"
 I18N = STATIC / "i18n"
@@ -203,7 +203,8 @@ def bot_levels() -> list[str]:
     which the page carries); they must be every level a bot can have."""
     from fabula.bots.base import BOT_LEVELS
 
-    assert re.search(r"\bBOT_LEVELS = CHOICES\.bot_levels;", scripts()["screens/room.js"]), "the lobby's own list?"
+    lobby = scripts()["screens/room/lobby.js"]
+    assert re.search(r"\bBOT_LEVELS = CHOICES\.bot_levels;", lobby), "the lobby's own list?"
     levels: list[str] = room_choices()["bot_levels"]
     assert sorted(levels) == sorted(BOT_LEVELS), levels
     return levels
@@ -213,7 +214,8 @@ def score_reasons() -> list[str]:
     """The reasons a reveal explains points with, as the client lists them; they must be the engine's."""
     from fabula.rules.scoring import REASONS
 
-    reasons = _js_string_array(r"const REASONS = \[([^\]]*)\]", scripts()["screens/parts.js"])
+    assert re.search(r"\bREASONS = CHOICES\.reasons;", scripts()["screens/parts.js"]), "the reveal's own list?"
+    reasons: list[str] = room_choices()["reasons"]
     assert reasons == list(REASONS), reasons
     return reasons
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from fabula import protocol as p
 from fabula.bots.base import BOT_LEVELS
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.model import Card
 
-from . import protocol as p
 from .entries import (
     Acted,
     AnyEntry,

@@ -13,7 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import protocol as p
+from fabula import protocol as p
+
 from .metrics import Metrics
 
 #: Seconds a new connection has to say hello.

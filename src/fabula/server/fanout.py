@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import protocol as p
+from fabula import protocol as p
+
 from .entries import AnyEntry, Joined, Left, Said
 from .errors import RoomCode
 from .rooms import LiveRoom

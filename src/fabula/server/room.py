@@ -25,6 +25,8 @@ import msgspec
 
 from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.errors import CommonCode
+from fabula.protocol.settings import RoomSettings
+from fabula.protocol.snapshot import RoomSnapshot, StoodIn
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.errors import RuleCode, quoted
 from fabula.rules.events import GameEnded, RoundScored
@@ -41,7 +43,6 @@ from .entries import (
     Joined,
     Left,
     Returned,
-    RoomSettings,
     Said,
     SettingsChanged,
     Started,
@@ -49,7 +50,6 @@ from .entries import (
 )
 from .errors import RoomCode, RoomError
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
-from .snapshots import RoomSnapshot, StoodIn
 
 CHAT_KEPT = 100
 #: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.

@@ -3,11 +3,13 @@ the seats of each mode — and the check that a room's settings could make a gam
 
 from __future__ import annotations
 
+import msgspec
+
 from fabula.cards.library import NAME_PATTERN
+from fabula.protocol.settings import TIMER_RANGE, RoomSettings
 from fabula.rules import MODES, Options
 from fabula.rules.errors import RuleCode, quoted
 
-from .entries import TIMER_RANGE, RoomSettings
 from .errors import RoomCode, RoomError
 
 #: The twelve rabbits, in the order of the box.
@@ -59,3 +61,13 @@ def check_settings(settings: RoomSettings, members: int) -> None:
             raise RoomError(
                 RoomCode.BAD_TIMER, f"The {name} timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds; got {seconds}."
             )
+
+
+def settings_from(given: object) -> RoomSettings:
+    """Room settings from a request body's ``settings`` (the defaults when absent)."""
+    if given is None:
+        return RoomSettings()
+    try:
+        return msgspec.convert(given, RoomSettings)
+    except msgspec.ValidationError as error:
+        raise RoomError(RoomCode.BAD_SETTINGS, f"Room settings: {error}") from None

@@ -17,12 +17,13 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
+from fabula.protocol.settings import StandIn
 from fabula.rules import Phase, Play, Propose, RulesError
 from fabula.store import Lease
 
 from .autoplay import STAND_IN_LEVEL, AutoPlayers, stand_in_language
 from .config import Config
-from .entries import Acted, AnyEntry, HostPassed, Said, StandIn
+from .entries import Acted, AnyEntry, HostPassed, Said
 from .errors import RoomCode, RoomError
 from .metrics import Metrics
 from .room import Room

@@ -16,12 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from fabula import protocol as p
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.errors import CommonCode
+from fabula.protocol.settings import RoomSettings
 
-from . import protocol as p
 from .config import Config
-from .entries import Created, Joined, RoomSettings
+from .entries import Created, Joined
 from .errors import RoomCode, RoomError
 from .room import Room
 from .room_settings import COLOURS, NAME_MAX
@@ -102,8 +103,11 @@ class Seats:
         clock: Callable[[], float],
         rng: Callable[[], random.Random],
         opened: Callable[[LiveRoom], None],
+        tokens: Callable[[], str] = new_token,
     ) -> None:
         self.rooms, self.config, self.library, self.clock, self.rng = rooms, config, library, clock, rng
+        #: makes each seat's secret token
+        self.tokens = tokens
         #: called with every room this process makes (its scheduler starts)
         self.opened = opened
         self.requests = Requests(clock)
@@ -157,7 +161,7 @@ class Seats:
             self.library.cards(settings.decks)
         except DeckError as error:
             raise RoomError(RoomCode.BAD_DECKS, error.message) from None
-        token = new_token()
+        token = self.tokens()
         created = Created(at=now, settings=settings)
         host = Joined(at=now, member=0, name=name, colour=colour, token_hash=token_hash(token))
         probe = Room("PROBE")  # refused here, before a code is taken
@@ -191,7 +195,7 @@ class Seats:
         if replaces is not None and (type(replaces) is not int or not 0 <= replaces <= p.NUMBER_MAX):
             raise RoomError(CommonCode.MALFORMED, "replaces is the number of the member whose seat you take over.")
         live = await self.rooms.find(code)
-        token = new_token()
+        token = self.tokens()
         now = self.clock()
 
         made: list[Joined] = []

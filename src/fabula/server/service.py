@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
+from fabula import protocol as p
 from fabula.cards.library import OWN_DECK, DeckLibrary
 from fabula.cards.model import Card
 from fabula.errors import CommonCode, ErrorCode
@@ -32,20 +33,19 @@ from fabula.store.owners import Answer, Ask, Line, Peer
 from fabula.story import Album
 
 from . import commands
-from . import protocol as p
 from .autoplay import AutoPlayers
 from .backends import Backends
 from .cluster import Cluster
 from .config import Config
 from .connections import CLOSE_NO_HELLO, CLOSE_NO_ROOM, HELLO_SECONDS, Admission, Connection, Outbox, TokenBucket
-from .entries import Acted, AnyEntry, Ended, Joined, Returned, RoomSettings, Started
+from .entries import Acted, AnyEntry, Ended, Joined, Returned, Started
 from .errors import RoomCode, RoomError
 from .fanout import FanOut
 from .metrics import Metrics
 from .room import Room
 from .rooms import LiveRoom, Rooms, no_room, replay
 from .scheduler import Scheduler
-from .seats import Seats, token_hash
+from .seats import Seats, new_token, token_hash
 from .sweep import Sweeper
 
 log = logging.getLogger("fabula.server")
@@ -90,9 +90,11 @@ class RoomService:
         *,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        tokens: Callable[[], str] = new_token,
     ) -> None:
         """The service for ``config``; `start` gives it its store and bus."""
         self.config, self.library, self.metrics, self.clock = config, library, metrics, clock
+        self.tokens = tokens
         #: room codes, game seeds and bots' choices come from here (tests set a seeded one)
         self.rng = rng or random.SystemRandom()
         self.autoplay = AutoPlayers(
@@ -126,7 +128,9 @@ class RoomService:
         self.scheduler = Scheduler(self.rooms, self.autoplay, self.config, self.metrics, clock=clock, rng=rng)
         self.scheduler.lease = backends.lease
         self.rooms.listeners += [self.fanout, self.scheduler, Chronicle(self.autoplay)]
-        self.seats = Seats(self.rooms, self.config, self.library, clock=clock, rng=rng, opened=self.scheduler.start)
+        self.seats = Seats(
+            self.rooms, self.config, self.library, clock=clock, rng=rng, opened=self.scheduler.start, tokens=self.tokens
+        )
         self.sweeper = Sweeper(self.rooms, self.autoplay, self.config, clock)
         self.sweeper.pictures = backends.pictures
         self.autoplay.store = backends.store
@@ -540,13 +544,3 @@ def album_for(room: Room, member: int | None, number: int | None) -> Album | Non
         why = "this room has no such game" if member is not None else "a spectator sees only the latest game"
         raise RoomError(RoomCode.NO_GAME, f"No album of game {number}: {why}.")
     return album
-
-
-def settings_from(given: object) -> RoomSettings:
-    """Room settings from a request body's ``settings`` (the defaults when absent)."""
-    if given is None:
-        return RoomSettings()
-    try:
-        return msgspec.convert(given, RoomSettings)
-    except msgspec.ValidationError as error:
-        raise RoomError(RoomCode.BAD_SETTINGS, f"Room settings: {error}") from None

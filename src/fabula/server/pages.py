@@ -1,0 +1,100 @@
+"""The client's pages and what a room can be: the page itself (with the room's choices written
+into it), its static files, ``/api/modes`` and ``/api/decks``."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from fabula.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, LANGUAGE_NAMES
+from fabula.cards.library import DeckLibrary
+from fabula.protocol.settings import TIMER_RANGE
+from fabula.rules import CLUE_MAX, MODES, Ruleset
+from fabula.rules.scoring import REASONS
+
+from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
+
+#: The paths that open the client (it reads the rest of the path itself).
+PAGE_PATHS = ("/", "/join/{code}", "/room/{code}", "/room/{code}/board", "/rules", "/album/{code}/{secret}")
+
+
+def room_choices() -> dict[str, Any]:
+    """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers."""
+    return {
+        "modes": [
+            {
+                "name": mode.name,
+                "summary": mode.summary,
+                "seats": list(seat_range(mode.name)),
+                "seat_counts": list(mode.seat_counts),
+                # cards a deck needs at each seat count (hands and a table: the lobby says how many
+                # more pictures a group's own deck needs)
+                "cards_needed": [Ruleset.create(mode.name, seats).cards_needed for seats in mode.seat_counts],
+            }
+            for mode in MODES.values()
+        ],
+        "colours": list(COLOURS),
+        # the lobby's order: the levels that read the clue, weakest first, then the one that plays blind
+        "bot_levels": sorted(BOT_LEVELS, key=lambda level: level == "random"),
+        "default_bot_level": DEFAULT_BOT_LEVEL,
+        "languages": [{"code": code, "name": name} for code, name in LANGUAGE_NAMES.items()],
+        "timer_seconds": list(TIMER_RANGE),
+        # characters, as the server counts them after cleaning (a longer one is refused)
+        "text_max": {"name": NAME_MAX, "clue": CLUE_MAX, "chat": CHAT_MAX},
+        # why a round's points are given (`fabula.rules.scoring`): the reveal words each one
+        "reasons": list(REASONS),
+    }
+
+
+#: Where the client's page carries `room_choices`.
+CHOICES_SLOT = '<script type="application/json" id="choices"></script>'
+
+
+def client_page() -> str:
+    """index.html with what ``/api/modes`` answers written into it: the client reads its lists
+    from there, so its first paint (the language menu in the header, too) waits for no request."""
+    page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
+    if page.count(CHOICES_SLOT) != 1:
+        raise RuntimeError(f"fabula/web/index.html must hold {CHOICES_SLOT} once")
+    # "<" escaped: nothing in the JSON can end the script element early
+    choices = json.dumps(room_choices(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return page.replace(CHOICES_SLOT, CHOICES_SLOT.replace("><", f">{choices}<"))
+
+
+class Pages:
+    """The client's page at each of its paths, its files, and the lists it offers."""
+
+    def __init__(self, library: DeckLibrary) -> None:
+        self.library = library
+        self.page = client_page()
+
+    def routes(self) -> list[BaseRoute]:
+        static = StaticFiles(directory=str(resources.files("fabula.web").joinpath("static")))
+        return [
+            *(Route(path, self.index) for path in PAGE_PATHS),
+            Mount("/static", static, name="static"),
+            Route("/api/modes", self.modes),
+            Route("/api/decks", self.decks),
+        ]
+
+    async def index(self, request: Request) -> Response:
+        return HTMLResponse(self.page, headers={"Cache-Control": "no-cache"})
+
+    async def modes(self, request: Request) -> Response:
+        return JSONResponse(room_choices())
+
+    async def decks(self, request: Request) -> Response:
+        return JSONResponse(
+            {
+                "decks": [
+                    {"name": deck.name, "title": deck.title, "cards": len(deck.cards), "described": deck.described}
+                    for deck in self.library.decks()
+                ]
+            }
+        )
