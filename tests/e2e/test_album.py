@@ -379,7 +379,7 @@ def test_tied_players_lines_are_drawn_apart_so_each_colour_shows(players: Player
     }
     lines = page.evaluate(
         """async (album) => {
-            const { scoreChart } = await import("/static/screens/album.js");
+            const { scoreChart } = await import("/static/screens/chart.js");
             const chart = scoreChart(album);
             const lines = [...chart.querySelectorAll(".chart-line")];
             return lines.map((g) => g.querySelectorAll("polyline")[1].getAttribute("points"));

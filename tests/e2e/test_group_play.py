@@ -78,7 +78,6 @@ class Group:
         self.players, self.server = players, server
         self.people: dict[str, Page] = {}
         self.seq: dict[Page, int] = {}  # the newest state each page received
-        self.drawn: dict[Page, int] = {}  # ... and the newest its script has drawn
         self.stored = -1
         self.sent: dict[Page, list[dict[str, Any]]] = {}
         self.posts: dict[Page, list[str]] = {}
@@ -110,35 +109,27 @@ class Group:
             self.posts[page].append(urlsplit(request.url).path)
 
     def _socket(self, page: Page, socket: WebSocket) -> None:
-        # The page's script asks for its legal moves as it draws each new state of a game: each
-        # such question says that the oldest state not yet drawn is drawn.
-        undrawn: list[int] = []
-        last = -1
-
         def received(payload: str | bytes) -> None:
-            nonlocal last
             message = json.loads(payload)
             if message.get("type") == "state":
                 room = message["room"]
                 self.seq[page] = max(self.seq.get(page, -1), room["seq"])
                 self.status[page] = room["status"]
-                if room["status"] != "playing":  # (no moves to ask for: as good as drawn)
-                    self.drawn[page] = max(self.drawn.get(page, -1), room["seq"])
-                elif room["seq"] != last:
-                    undrawn.append(room["seq"])
-                last = room["seq"]
             elif message.get("type") == "ack":
                 self.stored = max(self.stored, message["seq"])
             self.looked.pop(page, None)  # something new came: the page is worth a look
 
         def sent(payload: str | bytes) -> None:
-            message = json.loads(payload)
-            self.sent[page].append(message)
-            if message.get("type") == "legal" and undrawn:
-                self.drawn[page] = max(self.drawn.get(page, -1), undrawn.pop(0))
+            self.sent[page].append(json.loads(payload))
 
         socket.on("framereceived", received)
         socket.on("framesent", sent)
+
+    @staticmethod
+    def drawn_seq(page: Page) -> int:
+        """The seq of the newest state the page's script has drawn (it marks the page with it)."""
+        found = page.evaluate("() => document.documentElement.dataset.seq ?? '-1'")
+        return int(found)
 
     def pages(self) -> list[Page]:
         return list(self.people.values())
@@ -198,7 +189,7 @@ class Group:
         page acts on a table that has moved on (two partners playing for one team at once)."""
         deadline = time.monotonic() + timeout
         while True:
-            behind = [p for p in self.pages() if not p.is_closed() and self.drawn.get(p, -1) < self.stored]
+            behind = [p for p in self.pages() if not p.is_closed() and self.drawn_seq(p) < self.stored]
             if not behind:
                 return
             assert time.monotonic() < deadline, "a page did not get the newest state"

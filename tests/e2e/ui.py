@@ -144,9 +144,36 @@ _sockets: weakref.WeakKeyDictionary[Page, WebSocket] = weakref.WeakKeyDictionary
 _made: weakref.WeakKeyDictionary[Page, set[tuple[str, str]]] = weakref.WeakKeyDictionary()
 
 
+class _Frames:
+    """Every message a page sent and received, on all its WebSockets in turn (a reconnect opens
+    another), as JSON objects."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+
+    def watch(self, socket: WebSocket) -> None:
+        socket.on("framesent", lambda payload: self.sent.append(_message(payload)))
+        socket.on("framereceived", lambda payload: self.received.append(_message(payload)))
+
+
+_frames: weakref.WeakKeyDictionary[Page, _Frames] = weakref.WeakKeyDictionary()
+
+
+def _message(payload: str | bytes) -> dict[str, Any]:
+    found = json.loads(payload)
+    return found if isinstance(found, dict) else {}
+
+
 def watch_sockets(page: Page) -> None:
-    """Keep track of the page's WebSocket (call before the first navigation)."""
-    page.on("websocket", lambda socket: _sockets.__setitem__(page, socket))
+    """Keep track of the page's WebSocket and its messages (call before the first navigation)."""
+    frames = _frames.setdefault(page, _Frames())
+
+    def opened(socket: WebSocket) -> None:
+        _sockets[page] = socket
+        frames.watch(socket)
+
+    page.on("websocket", opened)
 
 
 def socket_of(page: Page) -> WebSocket:
@@ -154,28 +181,35 @@ def socket_of(page: Page) -> WebSocket:
     return _sockets[page]
 
 
-def _reply(payload: str | bytes) -> bool:
-    message = json.loads(payload)
-    return isinstance(message, dict) and message.get("type") in ("ack", "error")
+#: What the page asks without changing anything (not a move's message).
+_QUESTIONS = ("hello", "ping", "legal", "album")
 
 
-def answered(page: Page, act: Callable[[], None]) -> dict[str, Any]:
-    """Do ``act`` (a click that sends a message) and wait for the server's answer to it."""
-    with _sockets[page].expect_event("framereceived", predicate=_reply) as frame:
-        act()
-    reply: dict[str, Any] = json.loads(frame.value)
-    # A move refused for coming too fast (the page asks for its legal moves at every state, and
-    # six fast bots make many states) is sent again by the page a little later (net.js, retry):
-    # its answer is the answer.
-    while reply.get("code") == "rate_limited":
-        with _sockets[page].expect_event("framereceived", predicate=_reply_to(reply["id"])) as frame:
-            pass
-        reply = json.loads(frame.value)
-    return reply
+def answered(page: Page, act: Callable[[], None], timeout: float = 15) -> dict[str, Any]:
+    """Do ``act`` (a click that sends a message) and wait for the server's answer to it — on
+    whichever socket it comes (a message the page had no answer to goes again, with its id,
+    once the page has connected again)."""
+    frames = _frames[page]
+    sent_before = len(frames.sent)
+    act()
+    deadline = time.monotonic() + timeout
+    while not (sent := [m for m in frames.sent[sent_before:] if m.get("type") not in _QUESTIONS and "id" in m]):
+        assert time.monotonic() < deadline, "the page sent nothing"
+        page.wait_for_timeout(10)
+    message_id = sent[0]["id"]
+    while True:
+        # A move refused for coming too fast (six fast bots make many states) is sent again by
+        # the page a little later (net.js, retry): its answer is the answer.
+        final = _last_reply_to(frames, message_id)
+        if final is not None and final.get("code") != "rate_limited":
+            return final
+        assert time.monotonic() < deadline, f"no answer to {message_id}"
+        page.wait_for_timeout(10)
 
 
-def _reply_to(message_id: str) -> Callable[[str | bytes], bool]:
-    return lambda payload: _reply(payload) and json.loads(payload).get("id") == message_id
+def _last_reply_to(frames: _Frames, message_id: str) -> dict[str, Any] | None:
+    replies = [m for m in frames.received if m.get("id") == message_id and m.get("type") in ("ack", "error")]
+    return replies[-1] if replies else None
 
 
 def _made_here(page: Page, move: str) -> bool:

@@ -19,7 +19,7 @@ import {
   sides,
   tickCountdowns,
 } from "./parts.js";
-import { createReplay } from "./album.js";
+import { createReplay } from "./replay.js";
 
 /** How long the TV keeps a round's reveal on screen. */
 const REVEAL_MS = 12_000;

@@ -1,4 +1,5 @@
 // Pieces several screens share: card pictures, the full-screen card viewer, the scoring track.
+import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { listText, t } from "../i18n.js";
 import { rabbit, setMarks } from "../rabbits.js";
@@ -129,22 +130,8 @@ export function sideOf(game, seat) {
 
 // ---------------------------------------------------------------- what a reveal says
 
-const REASONS = [
-  "told",
-  "all_found",
-  "none_found",
-  "found",
-  "missed",
-  "single_token",
-  "decoys",
-  "crowd",
-  "alone",
-  "red",
-  "owned_crowd",
-  "owned_alone",
-  "owned_red",
-  "owned_unchosen",
-];
+// why a round's points are given, as the server lists them (the page carries its choices)
+const REASONS = CHOICES.reasons;
 
 // Why a seat (or team) got its points this round, as the engine gives them: "found the card ·
 // 2 votes on their card".

@@ -86,11 +86,12 @@ function field(label, input, hint) {
 
 // The name field: a name longer than the server takes is said to be, not silently cut.
 function nameField(form) {
-  const warning = h("span.hint.name-warning", { "aria-live": "polite" });
-  const check = () => {
+  // (the page keeps its elements across redraws: the warning shown is found from the field typed in)
+  const say = (warning) => {
     const length = [...form.name.trim()].length;
     warning.textContent = length > NAME_MAX ? t("start.name_too_long", { count: length, max: NAME_MAX }) : "";
     warning.classList.toggle("error", length > NAME_MAX);
+    return warning;
   };
   const input = h("input", {
     name: "name",
@@ -100,11 +101,11 @@ function nameField(form) {
     "data-keep": "name",
     oninput: (event) => {
       form.name = event.target.value;
-      check();
+      const warning = event.target.closest("label")?.querySelector(".name-warning");
+      if (warning) say(warning);
     },
   });
-  check();
-  return h("label.field", {}, h("span.label", {}, t("start.name")), input, warning);
+  return h("label.field", {}, h("span.label", {}, t("start.name")), input, say(h("span.hint.name-warning", { "aria-live": "polite" })));
 }
 
 function numberInput(key, value, min, max, placeholder) {

@@ -1,0 +1,308 @@
+import { h } from "../../dom.js";
+import { listText, t } from "../../i18n.js";
+import { rabbit } from "../../rabbits.js";
+import { cardImage, cardViewer, awayLines, countdown, memberName, scoreTrack, timeLeft } from "../parts.js";
+import { missedRounds } from "../album.js";
+
+function shortClue(clue) {
+  const chars = [...clue];
+  return chars.length > 40 ? `${chars.slice(0, 36).join("").trimEnd()}…` : clue;
+}
+
+export function tablePart(v) {
+  const { ui, code, ctx, token, send, draw, nameOf, bySeat, legalOf, awaited, hostLine, leaveButton, loadAlbum, me, openReveal, partnerSeat, serious } = v;
+
+  function statusLine(room, game) {
+    const mine = me();
+    const teller = nameOf(game.storyteller);
+    const waitingFor = listText(game.awaiting.filter((s) => s !== mine).map(nameOf));
+    // a long clue is the big heading already: the prompt quotes its start
+    const clue = shortClue(game.clue ?? "");
+    if (game.phase === "clue") {
+      if (mine === game.storyteller) {
+        return game.hand_hidden ? t("table.blind_clue") : t("table.you_tell");
+      }
+      return room.settings.mode === "party" ? t("table.teller_thinking_blind", { name: teller }) : t("table.teller_thinking", { name: teller });
+    }
+    if (awaited()) {
+      if (game.phase === "play") {
+        if (legalOf("propose").length) return t("table.team_play", { clue });
+        return game.cards_to_play === 2 ? t("table.play_two", { clue }) : t("table.play_one", { clue });
+      }
+      if (game.phase === "vote") {
+        if (mine === game.storyteller && room.settings.mode === "party") return t("table.party_teller_vote", { clue });
+        if (room.settings.mode === "party") return t("table.party_vote", { clue });
+        if (game.tokens === 2) {
+          return game.options?.single_token_bonus ? t("table.vote_two", { name: teller, clue }) : t("table.vote_two_plain", { name: teller, clue });
+        }
+        return t("table.vote_one", { name: teller, clue });
+      }
+    }
+    return waitingFor ? t("table.waiting_for", { names: waitingFor }) : t("table.waiting");
+  }
+
+  // Told once to a player back at the table: what a bot played for them meanwhile.
+  function missedStory(room, game) {
+    const moves = room.you?.stood_in || [];
+    const told = `${room.games_started}:${moves.map((m) => `${m.round}${m.action.type}`).join(",")}`;
+    if (!moves.length || ui.storySeen === told) return null;
+    const describe = (action) => {
+      if (action.type === "tell") return t("story.told", { clue: action.clue });
+      if (action.type === "blind_clue") return t("story.blind_clue", { clue: action.clue });
+      if (action.type === "play") return t("story.played");
+      if (action.type === "propose") return t("story.proposed");
+      if (action.type === "vote") return t("story.voted", { slots: listText(action.slots.map(String)) });
+      return t("story.red", { slot: action.slot });
+    };
+    // every round a bot played in, a line each (its moves, the cards it laid): all of them, as the
+    // rounds missed below are all there
+    const rounds = new Map();
+    for (const move of moves) rounds.set(move.round, [...(rounds.get(move.round) ?? []), move.action]);
+    const roundLine = ([round, actions]) => {
+      const cards = actions.flatMap((action) => (action.type === "tell" ? [action.card] : action.type === "play" ? action.cards : []));
+      return h(
+        "li",
+        { "data-round": round },
+        h("span", {}, t("table.round", { round }), t("app.colon"), actions.map(describe).join(t("app.list_separator"))),
+        cards.map((card) => h("span.story-card", {}, cardImage(card, { width: 200 }))),
+      );
+    };
+    const away = moves.some((move) => move.because !== "time");
+    // the rounds missed, from the album of this game (asked again when another round is revealed)
+    const first = Math.min(...moves.map((move) => move.round));
+    const key = `${told}|${game.last_round?.round ?? 0}`;
+    if (token && ui.missed?.key !== key) {
+      const asked = { key, album: ui.missed?.album ?? null, node: null };
+      ui.missed = asked;
+      loadAlbum(room.games_started)
+        .then((album) => {
+          if (ui.missed !== asked) return;
+          asked.album = album;
+          asked.node = null;
+          draw();
+        })
+        .catch(() => {});
+    }
+    if (ui.missed?.album && !ui.missed.node) ui.missed.node = missedRounds(ui.missed.album, first) || h("div");
+    return h(
+      "section.story",
+      { role: "status" },
+      h("p", {}, h("strong", {}, away ? t("story.title") : t("story.title_time"))),
+      h("ul.story-moves", {}, [...rounds].map(roundLine)),
+      ui.missed?.node ?? null,
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            ui.storySeen = told;
+            sessionStorage.setItem(`fabula.story.${code}`, told);
+            draw();
+          },
+        },
+        t("story.ok"),
+      ),
+    );
+  }
+
+  function tableView(room) {
+    const game = room.game;
+    const mine = me();
+    const phase = game.phase;
+    const canAct = awaited() || (mine !== null && (phase === "play" || phase === "vote") && ui.room?.you?.legal?.length);
+    const deadline = room.deadline ? countdown(room.deadline, timeLeft) : null;
+    const partner = partnerSeat(game);
+    const top = h(
+      "div.table-head",
+      {},
+      h("span.round", {}, t("table.round", { round: game.round })),
+      h("span.teller", {}, rabbit(bySeat(game.storyteller)?.colour, nameOf(game.storyteller), { size: 22 }), h("span.head-name", {}, t("table.storyteller", { name: nameOf(game.storyteller) }))),
+      partner !== null && partner !== undefined
+        ? h("span.partner", {}, rabbit(bySeat(partner)?.colour, nameOf(partner), { size: 22 }), h("span.head-name", {}, t("table.partner", { name: nameOf(partner) })))
+        : null,
+      deadline,
+    );
+    const clue = game.clue ? h("p.clue", { "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
+    const line = h("p.status-line", { role: "status", "aria-live": "polite" }, statusLine(room, game));
+    return h(
+      "section.table-screen",
+      {},
+      h(
+        "div.play-area",
+        {},
+        top,
+        clue,
+        line,
+        awayLines(game, { bySeat, nameOf, mine: me() }),
+        missedStory(room, game),
+        actedRow(room, game),
+        phase === "vote" || game.table.length ? tableCards(room, game) : null,
+        handStrip(room, game),
+        ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+        ui.notice ? h("p.notice-line", { role: "status" }, ui.notice) : null,
+        hostLine(room),
+        canAct ? v.actionBar(room, game) : null,
+      ),
+      h(
+        "aside.side",
+        {},
+        scoreTrack(room, game, { nameOf, bySeat }),
+        game.last_round ? h("button.small", { type: "button", onclick: () => openReveal(game.last_round) }, t("table.show_last_round")) : null,
+        room.you ? soundToggle() : null,
+        room.you ? null : takeOver(room),
+        room.you?.host ? serious("end", t("room.end"), t("room.end_question"), t("room.end_now"), () => send("end")) : null,
+        leaveButton(room),
+        v.chatPanel(room),
+      ),
+    );
+  }
+
+  function soundToggle() {
+    return h(
+      "label.sound-toggle",
+      {},
+      h("input", {
+        type: "checkbox",
+        checked: ui.sound,
+        onchange: (event) => {
+          ui.sound = event.target.checked;
+          localStorage.setItem("fabula.sound", ui.sound ? "on" : "off");
+        },
+      }),
+      ` ${t("table.sound")}`,
+    );
+  }
+
+  // A spectator may sit down in a seat a bot plays (a bot the host added, or a stand-in for
+  // someone who left for good).
+  function takeOver(room) {
+    const open = room.members.filter((m) => m.open);
+    if (!open.length) return null;
+    return h(
+      "section.take-over",
+      {},
+      h("h3", {}, t("room.take_over_title")),
+      h(
+        "ul",
+        {},
+        open.map((m) =>
+          h(
+            "li",
+            {},
+            h(
+              "a.button.small",
+              { href: `/join/${code}?seat=${m.member}`, onclick: ctx.link(`/join/${code}?seat=${m.member}`) },
+              rabbit(m.colour, memberName(m), { size: 20 }),
+              t("room.take_over", { name: memberName(m) }),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function actedRow(room, game) {
+    const relevant = game.phase === "vote" ? game.voters : game.phase === "play" ? [...game.acted, ...game.awaiting] : [game.storyteller];
+    const seats = [...new Set(relevant)].sort((a, b) => a - b);
+    return h(
+      "ul.acted",
+      { "aria-label": t("table.who_acted") },
+      seats.map((s) => {
+        const member = bySeat(s);
+        const done = !game.awaiting.includes(s);
+        const away = member && !member.bot && (member.away || !member.connected);
+        const state = done ? t("table.done") : away ? t("table.away") : t("table.thinking");
+        return h(
+          "li",
+          { class: [done ? "done" : "waiting", away ? "away" : ""].join(" "), title: `${nameOf(s)}: ${state}` },
+          rabbit(member?.colour, nameOf(s), { size: 26, lit: done }),
+          away && !done ? h("span.away-mark", { "aria-hidden": "true" }, "zZ") : null,
+          h("span.sr-only", {}, `${nameOf(s)}: ${state}`),
+        );
+      }),
+    );
+  }
+
+  function tableCards(room, game) {
+    const votable = new Set(legalOf("vote").flatMap((a) => a.slots));
+    const redable = new Set(legalOf("red").map((a) => a.slot));
+    const voting = game.phase === "vote" && me() !== null;
+    // teams: the card a voter may not vote for, and did not play, is the partner's
+    const partners = (entry) => Boolean(game.teams) && votable.size > 0 && !entry.yours && !votable.has(entry.slot);
+    const cards = game.table.map((entry) => {
+      const count = ui.slots.filter((s) => s === entry.slot).length;
+      const selectable = voting && (votable.has(entry.slot) || redable.has(entry.slot));
+      const myVote = game.my_vote.filter((s) => s === entry.slot).length;
+      return h(
+        "li.table-card",
+        { class: [count ? "chosen" : "", entry.yours ? "yours" : "", ui.red === entry.slot ? "red-chosen" : ""].join(" ") },
+        h(
+          "button.card-button",
+          {
+            type: "button",
+            disabled: !selectable,
+            "aria-pressed": count > 0 ? "true" : "false",
+            "aria-label": t("table.card_slot", { slot: entry.slot }),
+            "data-keep": `slot-${entry.slot}`,
+            onclick: () => v.chooseSlot(game, entry.slot),
+          },
+          cardImage(entry.card, { width: 400 }),
+          h("span.slot-number", {}, entry.slot),
+          entry.yours ? h("span.tag", {}, t("table.yours")) : null,
+          partners(entry) ? h("span.tag", {}, t("table.partners")) : null,
+          count ? h("span.token-mark", {}, "●".repeat(count)) : null,
+          myVote && !count ? h("span.token-mark.sent", {}, "✓") : null,
+          ui.red === entry.slot || game.my_red === entry.slot ? h("span.red-mark", {}, t("table.red_token")) : null,
+        ),
+        h("button.zoom", { type: "button", "aria-label": t("table.zoom"), onclick: () => cardViewer(game.table.map((e) => e.card), entry.slot - 1) }, "⤢"),
+      );
+    });
+    return h("ol.table-cards", { class: `n${game.table.length}`, "aria-label": t("table.table") }, cards);
+  }
+
+  function handStrip(room, game) {
+    if (me() === null) return null;
+    if (game.hand_hidden) {
+      return h("div.hand.hidden-hand", {}, h("p", {}, t("table.hand_covered")));
+    }
+    const hand = game.hand || [];
+    const playable = new Set([
+      ...legalOf("tell").map((a) => a.card),
+      ...legalOf("play").flatMap((a) => a.cards),
+      ...legalOf("propose").map((a) => a.card),
+    ]);
+    return h(
+      "div.hand",
+      { class: game.phase === "vote" ? "small" : "" },
+      h("h3.hand-title", {}, t("table.your_hand")),
+      h(
+        "ol.hand-cards",
+        { "aria-label": t("table.your_hand"), "data-scroll": "hand" },
+        hand.map((card, index) => {
+          const chosen = ui.hand.includes(card);
+          const played = game.my_cards.includes(card);
+          const proposed = game.my_proposal === card;
+          return h(
+            "li.hand-card",
+            { class: [chosen ? "chosen" : "", played ? "played" : "", proposed ? "proposed" : ""].join(" ") },
+            h(
+              "button.card-button",
+              {
+                type: "button",
+                disabled: !playable.has(card),
+                "aria-pressed": chosen ? "true" : "false",
+                "data-keep": `card-${card}`,
+                onclick: () => v.chooseHandCard(game, card),
+              },
+              cardImage(card, { width: 400 }),
+              played ? h("span.tag", {}, t("table.played")) : proposed ? h("span.tag", {}, t("table.suggested")) : null,
+            ),
+            h("button.zoom", { type: "button", "aria-label": t("table.zoom"), onclick: () => cardViewer(hand, index) }, "⤢"),
+          );
+        }),
+      ),
+    );
+  }
+
+  return { tableView };
+}
