@@ -35,17 +35,24 @@ class Frames:
     def __init__(self) -> None:
         self.sent: collections.Counter[str] = collections.Counter()
         self.received: collections.Counter[str] = collections.Counter()
+        #: bytes of every frame, both ways
+        self.bytes = 0
 
     def watch(self, page: Page) -> None:
         def socket_opened(socket: WebSocket) -> None:
-            socket.on("framesent", lambda payload: self.sent.update([_type(payload)]))
-            socket.on("framereceived", lambda payload: self.received.update([_type(payload)]))
+            socket.on("framesent", lambda payload: self._count(self.sent, payload))
+            socket.on("framereceived", lambda payload: self._count(self.received, payload))
 
         page.on("websocket", socket_opened)
+
+    def _count(self, counter: collections.Counter[str], payload: str | bytes) -> None:
+        counter.update([_type(payload)])
+        self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
 
     def reset(self) -> None:
         self.sent.clear()
         self.received.clear()
+        self.bytes = 0
 
 
 def _type(payload: str | bytes) -> str:
@@ -87,7 +94,7 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=2)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
-    moves, sent, received = 0, collections.Counter[str](), collections.Counter[str]()
+    moves, sent, received, size = 0, collections.Counter[str](), collections.Counter[str](), 0
     with (
         tempfile.TemporaryDirectory() as folder,
         live_server(Path(folder), bot_delay_seconds=0.05) as server,
@@ -105,6 +112,7 @@ def main() -> None:
                     f" {dict(frames.sent)}), received {back} ({back / game_moves:.2f} a move: {dict(frames.received)})"
                 )
                 moves += game_moves
+                size += frames.bytes
                 sent.update(frames.sent)
                 received.update(frames.received)
         finally:
@@ -112,7 +120,7 @@ def main() -> None:
     print(
         f"all {args.games} games: {moves} moves; the page sent {sum(sent.values()) / moves:.2f} frames a move"
         f" ({dict(sent)}), received {sum(received.values()) / moves:.2f} ({dict(received)});"
-        f" {1 + args.bots} seats, one of them the page's"
+        f" {size / moves:,.0f} bytes a move both ways; {1 + args.bots} seats, one of them the page's"
     )
 
 
