@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import json
 import random
-import socket
 import string
 import sys
 from pathlib import Path
@@ -34,7 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fabula.commands.serve import WS_HARD_LIMIT
+from fabula.server.local import listener, uvicorn_config
 
 
 class Room:
@@ -143,22 +142,10 @@ def create_app(sample: dict[str, Any] | None) -> Starlette:
 def serve(port: int, sample_path: Path | None) -> None:
     """As `fabula.commands.serve.run` does: our own TCP listener, then uvicorn's options."""
     sample = json.loads(sample_path.read_text()) if sample_path else None
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", port))
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(sample),
-            log_level="warning",
-            ws_max_size=WS_HARD_LIMIT,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-            access_log=False,
-            proxy_headers=True,
-        )
-    )
-    print(f"transport is running — open http://127.0.0.1:{listener.getsockname()[1]}/", flush=True)
-    asyncio.run(server.serve(sockets=[listener]))
+    sock = listener("127.0.0.1", port)
+    server = uvicorn.Server(uvicorn_config(create_app(sample), proxy_headers=True))
+    print(f"transport is running — open http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
+    asyncio.run(server.serve(sockets=[sock]))
 
 
 def main() -> None:

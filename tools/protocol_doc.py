@@ -24,23 +24,19 @@ import itertools
 import json
 import random
 import re
-import socket
 import sys
 import tempfile
 import typing
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 
 import fabula.server.rooms as rooms_module
 import fabula.server.seats as seats_module
 from fabula import protocol
 from fabula.client import Client, Received, encode
-from fabula.commands.serve import WS_HARD_LIMIT
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.protocol import Hello, ProtocolCode
 from fabula.protocol.settings import TIMER_RANGE, RoomSettings
@@ -56,6 +52,7 @@ from fabula.server import room as room_module
 from fabula.server.app import create_app
 from fabula.server.config import Config
 from fabula.server.errors import RoomCode
+from fabula.server.local import WS_HARD_LIMIT, serving
 from fabula.server.pictures import PictureCode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,26 +145,6 @@ def seeded_tokens(seed: int) -> Callable[[], str]:
     URL-safe base64)."""
     rng = random.Random(seed)
     return lambda: base64.urlsafe_b64encode(rng.randbytes(24)).decode().rstrip("=")
-
-
-@asynccontextmanager
-async def running(app: Any) -> AsyncIterator[str]:
-    """``app`` served by uvicorn on a free loopback port, in this event loop; its base URL."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_HARD_LIMIT))
-    serving = asyncio.create_task(server.serve(sockets=[listener]))
-    try:
-        while not server.started:
-            if serving.done():
-                serving.result()
-                raise RuntimeError("the server stopped before it started")
-            await asyncio.sleep(0.01)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await serving
-        listener.close()
 
 
 @dataclasses.dataclass(eq=False)
@@ -360,7 +337,7 @@ def run_exchange() -> Exchange:
 async def exchange(app: Any) -> Exchange:
     ana, ben, cleo = Player("Ana", "red"), Player("Ben", "blue"), Player("Cleo", "yellow")
     people = [ana, ben, cleo]
-    async with running(app) as url, httpx.AsyncClient(base_url=url) as http:
+    async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
         ex = Exchange(url, http, people)
         try:
             await play_one_round(ex, ana, ben, cleo)

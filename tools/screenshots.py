@@ -15,15 +15,12 @@ is saved as SIZE-SCREEN.png (``phone-table-vote.png``, ``desktop-reveal.png``,
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from playwright.sync_api import Browser, Locator, Page, WebSocket, sync_playwright
 
 from fabula.server.app import create_app
 from fabula.server.config import Config
+from fabula.server.local import ServerThread
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "src" / "fabula" / "web" / "static" / "i18n"
@@ -61,7 +58,7 @@ SETTLED = """() => {
 # ---------------------------------------------------------------- the server
 
 
-class Server:
+class Server(ServerThread):
     """The Fabula server on a free port, in a thread of this process."""
 
     def __init__(self, data: Path) -> None:
@@ -74,28 +71,7 @@ class Server:
             max_rooms_per_address=1000,
             max_connections_per_address=1000,
         )
-        self.app = create_app(config, rng=random.Random(20240))
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        asyncio.run(self.server.serve(sockets=[self.listener]))
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+        super().__init__(create_app(config, rng=random.Random(20240)))
 
 
 # ---------------------------------------------------------------- pictures

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection
 
 import fabula.client
@@ -30,24 +29,15 @@ from fabula.client import REPLY_TYPES, Received
 from fabula.protocol import Language
 from fabula.server.app import create_app
 from fabula.server.config import Config
+from fabula.server.local import ServerThread
 
 
-class LiveServer:
+class LiveServer(ServerThread):
+    """A Fabula server for ``config`` on a free port, in a thread of the test process."""
+
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.app = create_app(config)
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # Nagle off
-        listener.bind(("127.0.0.1", 0))
-        self.port = listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", ws_max_size=1 << 20))
-        self._listener = listener
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.loop.run_until_complete(self.server.serve(sockets=[self._listener]))
-        self.loop.close()
+        super().__init__(create_app(config))
 
     def shift_clock(self, seconds: float) -> None:
         """Move the server's clock forward and let every room re-plan (timers, absent players)."""
@@ -60,18 +50,6 @@ class LiveServer:
                 live.wake.set()
 
         self.loop.call_soon_threadsafe(wake_all)
-
-    def start(self) -> None:
-        self._thread.start()
-        for _ in range(500):
-            if self.server.started:
-                return
-            threading.Event().wait(0.01)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self._thread.join(timeout=10)
 
     @property
     def service(self) -> Any:

@@ -47,6 +47,7 @@ PARTS: dict[str, set[str]] = {
     "cluster": {"rooms", "errors"},
     "responses": {"errors"},
     "headers": set(),
+    "local": set(),
     "pages": {"room_settings"},
     "card_routes": {"responses"},
     "operations": {"backends", "rooms"},

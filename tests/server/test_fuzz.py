@@ -17,14 +17,13 @@ import json
 import logging
 import random
 import re
-import socket
 import string
 import time
 import unicodedata
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,7 +41,7 @@ from fabula.server.room import CHAT_KEPT
 from fabula.server.room_routes import BODY_MAX
 from fabula.server.room_settings import CHAT_MAX, COLOURS, NAME_MAX
 
-from .harness import Client, LiveServer, create_room, join_room
+from .harness import Client, LiveServer, create_room, join_room, live_server
 from .players import move_once, play_to_end
 
 T = TypeVar("T")
@@ -65,22 +64,6 @@ NO_RATE_LIMIT: dict[str, Any] = {
 
 
 # ---------------------------------------------------------------------------------------- helpers
-
-
-@contextmanager
-def serving(data: Path, **settings: Any) -> Iterator[LiveServer]:
-    """`harness.live_server`, with Nagle's algorithm off on the server's connections. The
-    harness's listener is made with ``proto=0``, so asyncio does not set TCP_NODELAY on the
-    connections it accepts, and a reply written in two parts (HTTP headers then body; welcome
-    then state) waits ~40 ms for the client's delayed ACK. Linux passes the option on from the
-    listener to the connections it accepts."""
-    server = LiveServer(replace(Config(data=data, bot_delay_seconds=0.0, sweep_seconds=3600), **settings))
-    server._listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class _Collector(logging.Handler):
@@ -1150,7 +1133,7 @@ async def normal_room(server: LiveServer) -> list[dict[str, Any]]:
 async def test_a_storm_of_hostile_messages_changes_nothing_while_another_room_plays_on(tmp_path: Path) -> None:
     tally = Tally()
     started = time.perf_counter()
-    with serving(tmp_path / "data", **NO_RATE_LIMIT) as server, internal_errors() as errors:
+    with live_server(tmp_path / "data", **NO_RATE_LIMIT) as server, internal_errors() as errors:
         stormed, finals = await asyncio.gather(storm_room(server, tally, random.Random(20240611)), normal_room(server))
     total = sum(tally.sent.values())
     print(f"{total} hostile messages in {time.perf_counter() - started:.1f} s: {dict(sorted(tally.sent.items()))}")
@@ -1172,7 +1155,7 @@ async def test_a_storm_of_hostile_messages_changes_nothing_while_another_room_pl
 
 @pytest.mark.anyio
 async def test_a_seat_is_taken_only_with_its_own_token_in_its_own_room(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         code_a, (host_a, guest_a) = await seated(server, ["Ana", "Bo"])
         code_b, (host_b,) = await seated(server, ["Cy"])
         token_a, token_b = host_a.token or "", host_b.token or ""
@@ -1215,7 +1198,7 @@ async def test_a_seat_is_taken_only_with_its_own_token_in_its_own_room(tmp_path:
 
 @pytest.mark.anyio
 async def test_spectators_only_watch(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         code, (host,) = await seated(server, ["Host"], mode="odyssey")
         for _ in range(2):
             assert (await host.request({"type": "add_bot"}))["type"] == "ack"
@@ -1260,7 +1243,7 @@ async def test_spectators_only_watch(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_the_message_rate_of_a_connection_is_limited(tmp_path: Path) -> None:
-    with serving(tmp_path / "data", messages_per_second=5, message_burst=10) as server, internal_errors() as errors:
+    with live_server(tmp_path / "data", messages_per_second=5, message_burst=10) as server, internal_errors() as errors:
         code, (host,) = await seated(server, ["Host"])
         start = len(host.received)
         ids = [f"burst{n}" for n in range(50)]
@@ -1311,7 +1294,7 @@ async def connect_outcome(url: str, headers: dict[str, str] | None = None) -> st
 @pytest.mark.anyio
 async def test_websocket_origin_is_checked(tmp_path: Path) -> None:
     with (
-        serving(tmp_path / "data", allow_origin=("https://ok.example",)) as server,
+        live_server(tmp_path / "data", allow_origin=("https://ok.example",)) as server,
         internal_errors() as errors,
     ):
         seat = await create_room(server.url, "Host", "red")
@@ -1338,7 +1321,7 @@ async def test_websocket_origin_is_checked(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_origin_defaults_to_the_server_itself(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         ws_url = server.url.replace("http", "ws", 1) + "/ws/ABCDE"
         assert await connect_outcome(ws_url, {"Origin": "https://ok.example"}) in ("http 403", "closed 4403")
         assert await connect_outcome(ws_url, {"Origin": "http://evil.example"}) in ("http 403", "closed 4403")
@@ -1350,7 +1333,7 @@ async def test_origin_defaults_to_the_server_itself(tmp_path: Path) -> None:
 @pytest.mark.anyio
 async def test_connections_and_rooms_per_address_are_bounded(tmp_path: Path) -> None:
     bounds = {"max_connections_per_address": 3, "max_rooms_per_address": 2}
-    with serving(tmp_path / "data", **bounds) as server, internal_errors() as errors:
+    with live_server(tmp_path / "data", **bounds) as server, internal_errors() as errors:
         seat = await create_room(server.url, "Host", "red")
         clients = [Client(server.url, seat["code"], seat["token"]) for _ in range(3)]
         for client in clients:
@@ -1388,7 +1371,7 @@ async def test_connections_and_rooms_per_address_are_bounded(tmp_path: Path) -> 
 
 @pytest.mark.anyio
 async def test_deeply_nested_json_gets_an_error_not_a_dropped_connection(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         _, (host,) = await seated(server, ["Host"])
         for depth in (100, 2_000, 5_000):
             start = len(host.received)
@@ -1403,7 +1386,7 @@ async def test_deeply_nested_json_gets_an_error_not_a_dropped_connection(tmp_pat
 
 @pytest.mark.anyio
 async def test_the_message_limit_counts_bytes(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         _, (host,) = await seated(server, ["Host"])
         text = "€" * 6_000  # 6,000 characters, 18,000 bytes
         start = len(host.received)
@@ -1415,7 +1398,7 @@ async def test_the_message_limit_counts_bytes(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_an_error_names_the_id_of_standard_json_the_server_cannot_use(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         _, (host,) = await seated(server, ["Host"])
         for data in [
             '{"type": "kick", "id": "overflow", "member": 1e400}',
@@ -1433,7 +1416,7 @@ async def test_an_error_names_the_id_of_standard_json_the_server_cannot_use(tmp_
 async def test_an_action_is_stored_as_the_game_read_it(tmp_path: Path) -> None:
     """An action's unknown fields are refused, or at least never stored: the log keeps moves, not
     whatever a client attached to them."""
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         code, (host,) = await seated(server, ["Host"], options={"first_storyteller": 0, "storyteller_cycles": 1})
         for _ in range(2):
             await host.request({"type": "add_bot"})
@@ -1454,7 +1437,7 @@ async def test_an_action_is_stored_as_the_game_read_it(tmp_path: Path) -> None:
 async def test_a_clue_is_shown_without_control_or_format_characters(tmp_path: Path) -> None:
     """Like names and chat: a bidi override or a line separator in a clue is removed (or the
     clue refused), never shown to the table."""
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         _, (host,) = await seated(server, ["Host"], options={"first_storyteller": 0, "storyteller_cycles": 1})
         for _ in range(2):
             await host.request({"type": "add_bot"})
@@ -1612,7 +1595,7 @@ def as_body(body: bytes | object) -> bytes:
 @pytest.mark.anyio
 async def test_hostile_http_bodies_get_a_json_error_never_a_500(tmp_path: Path) -> None:
     failures: list[str] = []
-    with serving(tmp_path / "data", max_rooms_per_address=1_000) as server, internal_errors() as errors:
+    with live_server(tmp_path / "data", max_rooms_per_address=1_000) as server, internal_errors() as errors:
         lobby = (await create_room(server.url, "Host", "red"))["code"]
         # one connection per request: a 500 closes the connection it came on
         async with httpx.AsyncClient(base_url=server.url, headers={"Connection": "close"}) as http:
@@ -1671,7 +1654,7 @@ async def test_hostile_http_bodies_get_a_json_error_never_a_500(tmp_path: Path) 
 
 @pytest.mark.anyio
 async def test_markup_in_names_and_chat_is_data(tmp_path: Path) -> None:
-    with serving(tmp_path / "data") as server, internal_errors() as errors:
+    with live_server(tmp_path / "data") as server, internal_errors() as errors:
         name, text = "<script>x</script>", "<script>alert(1)</script><img src=x onerror=alert(2)>"
         code, (host,) = await seated(server, [name])
         assert host.room is not None
@@ -1737,7 +1720,7 @@ _bodies = st.one_of(
 
 
 def test_random_http_bodies_never_break_the_server(tmp_path: Path) -> None:
-    with serving(tmp_path / "data", max_rooms_per_address=10**6) as server, internal_errors() as errors:
+    with live_server(tmp_path / "data", max_rooms_per_address=10**6) as server, internal_errors() as errors:
         with httpx.Client(base_url=server.url) as http:
             lobby = http.post("/api/rooms", json={"name": "Host", "colour": "red"}).json()["code"]
 

@@ -26,11 +26,8 @@ from fabula.server.backends import describe
 from fabula.server.config import Config
 from fabula.server.heap import keep_pauses_short
 from fabula.server.invite import WILDCARDS, is_loopback, lan_address
+from fabula.server.local import listener, uvicorn_config
 from fabula.server.logs import configure
-
-#: Messages above this size close the connection outright (close code 1009); below it, and above
-#: ``max_message_bytes``, they are answered with an error and the connection goes on.
-WS_HARD_LIMIT = 1 << 20
 
 
 class Server(uvicorn.Server):
@@ -53,28 +50,19 @@ class Server(uvicorn.Server):
 
 def run(config: Config) -> int:
     configure(config.log_level, config.log_format)
-    # IPPROTO_TCP explicitly: asyncio turns Nagle's algorithm off only on sockets that say they
-    # are TCP, and a reply written in two parts would otherwise wait ~40 ms for a delayed ACK
-    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listener.bind((config.host, config.port))
+        sock = listener(config.host, config.port)
     except OSError as error:
         print(f"error: cannot listen on {config.host}:{config.port}: {error.strerror}", file=sys.stderr)
         return 2
-    port = listener.getsockname()[1]
+    port = sock.getsockname()[1]
     app = create_app(config)
     keep_pauses_short()
     server = Server(
-        uvicorn.Config(
+        uvicorn_config(
             app,
             log_level=config.log_level.lower(),
-            ws_max_size=WS_HARD_LIMIT,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-            access_log=False,
-            log_config=None,  # logs.configure made uvicorn's loggers write JSON lines like ours
+            log_config=None,  # logs.configure made uvicorn's loggers write our lines
             proxy_headers=True,
             timeout_graceful_shutdown=config.shutdown_seconds,
         ),
@@ -89,7 +77,7 @@ def run(config: Config) -> int:
         runner = uvloop.run
     # (uvicorn stops the server on Ctrl+C, then raises it again for whoever started it)
     with contextlib.suppress(KeyboardInterrupt):
-        runner(server.serve(sockets=[listener]))
+        runner(server.serve(sockets=[sock]))
     if server.stopped_by == signal.SIGINT:  # (raised again, or ignored where the parent ignores it)
         print("Fabula stopped.", file=sys.stderr, flush=True)
         return 130
