@@ -177,7 +177,51 @@ class Table:
         )
 
 
-class FabulaAECEnv(AECEnv[str, dict[str, Any], Move | None]):
+class _TableEnv:
+    """What the AEC and the parallel environment share: the table, the agents and their spaces,
+    the game, rendering."""
+
+    def __init__(
+        self,
+        mode: str = "odyssey",
+        players: int = 6,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        deck: DeckLike = None,
+        clues: Sequence[str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            a: observation_space(self.table.space) for a in self.possible_agents
+        }
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: action_space(self.table.space) for a in self.possible_agents
+        }
+
+    @property
+    def game(self) -> Game:
+        """The game being played (all of it, secrets included: for tests and analysis, not agents)."""
+        return self.table.game
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def render(self) -> str | None:
+        return self.table.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        pass
+
+
+class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
     """The AEC environment (module docstring); make one with `env`."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's own declaration
@@ -197,23 +241,8 @@ class FabulaAECEnv(AECEnv[str, dict[str, Any], Move | None]):
         clues: Sequence[str] | None = None,
         render_mode: str | None = None,
     ) -> None:
-        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.observation_spaces = {a: observation_space(self.table.space) for a in self.possible_agents}
-        self.action_spaces = {a: action_space(self.table.space) for a in self.possible_agents}
+        super().__init__(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)
         self._start()
-
-    @property
-    def game(self) -> Game:
-        """The game being played (all of it, secrets included: for tests and analysis, not agents)."""
-        return self.table.game
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def _start(self) -> None:
         self.agents = list(self.possible_agents)
@@ -278,12 +307,6 @@ class FabulaAECEnv(AECEnv[str, dict[str, Any], Move | None]):
         if points is not None:  # (otherwise every reward is 0: nothing to add)
             self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        return self.table.render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        pass
-
 
 class _AgentIterable(AECIterable[str, dict[str, Any], Move | None]):
     def __init__(self, env: FabulaAECEnv, max_iter: int) -> None:
@@ -296,38 +319,10 @@ class _AgentIterable(AECIterable[str, dict[str, Any], Move | None]):
             yield env.agent_selection
 
 
-class FabulaParallelEnv(ParallelEnv[str, dict[str, Any], Move]):
+class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
     """The parallel environment (module docstring); make one with `parallel_env`."""
 
     metadata: dict[str, Any] = {"name": "fabula_dixit_v0", "render_modes": ["ansi"]}  # noqa: RUF012 - as PettingZoo declares it
-
-    def __init__(
-        self,
-        mode: str = "odyssey",
-        players: int = 6,
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        deck: DeckLike = None,
-        clues: Sequence[str] | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.agents = list(self.possible_agents)
-        self.observation_spaces = {a: observation_space(self.table.space) for a in self.possible_agents}
-        self.action_spaces = {a: action_space(self.table.space) for a in self.possible_agents}
-
-    @property
-    def game(self) -> Game:
-        return self.table.game
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         table = self.table
@@ -382,12 +377,6 @@ class FabulaParallelEnv(ParallelEnv[str, dict[str, Any], Move]):
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        return self.table.render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        pass
 
 
 def env(
