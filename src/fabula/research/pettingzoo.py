@@ -230,20 +230,6 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
         "is_parallelizable": True,
     }
 
-    def __init__(
-        self,
-        mode: str = "odyssey",
-        players: int = 6,
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        deck: DeckLike = None,
-        clues: Sequence[str] | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        super().__init__(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)
-        self._start()
-
     def _start(self) -> None:
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0)
