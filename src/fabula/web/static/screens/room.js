@@ -202,6 +202,9 @@ export function roomScreen(ctx, code, watch) {
       ui.hostNotice = { text, until: (room.game?.round ?? 0) + 1 };
     }
     ui.host = room.host;
+    // a new stage of the room (the game starts, ends, starts again) is read from its top
+    if (ui.stage !== undefined && ui.stage !== room.status) ui.toTop = true;
+    ui.stage = room.status;
     followAlbum(room);
     if (room.status === "playing") ui.albumFor = null;
     // a round of the game before a rematch is no news once the next game has started
@@ -214,6 +217,7 @@ export function roomScreen(ctx, code, watch) {
       ui.hand = [];
       ui.slots = [];
       ui.red = null;
+      ui.changingVote = false;
       ui.message = "";
       ui.notice = "";
     }
@@ -229,7 +233,6 @@ export function roomScreen(ctx, code, watch) {
     const now = awaited();
     if (now && !ui.wasAwaited) nudge();
     ui.wasAwaited = now;
-    document.title = now ? `● ${t("app.your_move")} · Fabula` : `Fabula · ${code}`;
   }
 
   function nudge() {
@@ -269,7 +272,10 @@ export function roomScreen(ctx, code, watch) {
       if (ui.phaseKey === phase) ui.notice = done;
       if (type === "act") {
         const kind = fields.action.type;
-        if (kind === "vote") ui.slots = [];
+        if (kind === "vote") {
+          ui.slots = [];
+          ui.changingVote = false;
+        }
         if (kind === "play" || kind === "propose") ui.hand = [];
       }
     }
@@ -320,6 +326,12 @@ export function roomScreen(ctx, code, watch) {
     ctx.render(body, { headerExtra: extra, wide: room.status !== "lobby" });
     // which state the page shows (tests and tools wait for a state to be drawn by it)
     document.documentElement.dataset.seq = String(room.seq);
+    // (here, not where a state comes in: the words follow a change of language too)
+    document.title = awaited() ? `● ${t("app.your_move")} · Fabula` : `Fabula · ${code}`;
+    if (ui.toTop) {
+      ui.toTop = false;
+      window.scrollTo({ top: 0, behavior: "instant" });
+    }
     if (ui.reveal) followReveal();
   }
 
@@ -386,7 +398,11 @@ export function roomScreen(ctx, code, watch) {
       },
     });
     ctx.overlay(ui.reveal.dialog);
-    ui.reveal.dialog.querySelector("button.primary")?.focus(); // Escape and Enter reach the dialog
+    // Escape and Enter reach the dialog — unless the player is typing (a chat line, a clue): the
+    // next keys are theirs, and a space would close the reveal unseen
+    const field = document.activeElement;
+    const typing = field?.matches?.("input:not([type=checkbox]):not([type=radio]), textarea") && field.closest("#layer") === null;
+    if (!typing) ui.reveal.dialog.querySelector("button.primary")?.focus();
   }
 
   function closeReveal() {

@@ -131,20 +131,31 @@ export function homeScreen(ctx) {
       "data-keep": "code",
       // kept across redraws (the decks and your rooms arrive while someone types)
       value: form.code ?? "",
-      oninput: (event) => (form.code = event.target.value),
+      oninput: (event) => {
+        form.code = event.target.value;
+        if (joinMessage) {
+          joinMessage = "";
+          draw();
+        }
+      },
     });
     const typed = () => (form.code ?? "").trim().toUpperCase();
+    // Go to the room the typed code names (`path` from it), or say what is wrong with the code.
+    const goTo = (path) => {
+      const wrong = [...new Set(typed().replace(/[A-Z0-9]/g, ""))].join(" ");
+      if (typed() && !wrong) {
+        ctx.go(path(typed()));
+        return;
+      }
+      joinMessage = wrong ? t("home.code_letters", { chars: wrong }) : t("home.code_first");
+      draw();
+    };
     const joinForm = h(
       "form.card-panel.join-panel",
       {
         onsubmit: (event) => {
           event.preventDefault();
-          if (typed()) {
-            ctx.go(`/join/${typed()}`);
-            return;
-          }
-          joinMessage = t("home.code_first");
-          draw();
+          goTo((code) => `/join/${code}`);
         },
       },
       h("h2", {}, t("home.join_title")),
@@ -157,13 +168,7 @@ export function homeScreen(ctx) {
           "button",
           {
             type: "button",
-            onclick: () => {
-              if (typed()) ctx.go(`/room/${typed()}/board`);
-              else {
-                joinMessage = t("home.code_first");
-                draw();
-              }
-            },
+            onclick: () => goTo((code) => `/room/${code}/board`),
           },
           t("home.board"),
         ),
@@ -299,6 +304,7 @@ export function homeScreen(ctx) {
     const deckLink = localStorage.getItem(DECK_LINK) ? h("p.notice.deck-link-pending", { role: "status" }, t("home.deck_link")) : null;
     ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), deckLink, yours, joinForm, createForm]);
   };
+  ctx.relabel = draw; // another language: the same form, what was typed and chosen kept
   draw();
   api("/api/decks")
     .then((found) => {
@@ -431,6 +437,7 @@ export function joinScreen(ctx, code) {
     }
     draw();
   };
+  ctx.relabel = draw; // another language: the same form, what was typed and chosen kept
   draw();
   refresh();
 }

@@ -26,7 +26,7 @@ export function actionsPart(v) {
     const votes = legalOf("vote");
     const reds = legalOf("red");
     // the party storyteller votes first, then places the red token (both stay changeable)
-    if (reds.length && (!votes.length || game.my_vote.length > 0)) {
+    if (reds.length && (!votes.length || (game.my_vote.length > 0 && !ui.changingVote))) {
       ui.red = ui.red === slot ? null : slot;
       draw();
       return;
@@ -192,7 +192,17 @@ export function actionsPart(v) {
           t("table.place_red"),
         ),
       );
-      if (votes.length) buttons.push(h("span.hint", {}, t("table.red_hint")));
+      if (votes.length && game.my_vote.length && !ui.changingVote) {
+        // the vote made stays changeable: a tap on a card then moves the vote, not the red token
+        const change = () => {
+          ui.changingVote = true;
+          ui.slots = [];
+          draw();
+        };
+        buttons.push(h("button.small", { type: "button", onclick: change }, t("table.change_vote")));
+      } else if (votes.length && !ui.changingVote) {
+        buttons.push(h("span.hint", {}, t("table.red_hint")));
+      }
     }
     return buttons.length ? h("div.action-bar", {}, buttons, awayHint()) : null;
   }

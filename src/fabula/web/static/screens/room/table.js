@@ -235,7 +235,10 @@ export function tablePart(v) {
       const myVote = game.my_vote.filter((s) => s === entry.slot).length;
       return h(
         "li.table-card",
-        { class: [count ? "chosen" : "", entry.yours ? "yours" : "", ui.red === entry.slot ? "red-chosen" : ""].join(" ") },
+        {
+          class: [count ? "chosen" : "", entry.yours ? "yours" : "", ui.red === entry.slot ? "red-chosen" : ""].join(" "),
+          "data-key": `table-${entry.card}`,
+        },
         h(
           "button.card-button",
           {
@@ -284,7 +287,7 @@ export function tablePart(v) {
           const proposed = game.my_proposal === card;
           return h(
             "li.hand-card",
-            { class: [chosen ? "chosen" : "", played ? "played" : "", proposed ? "proposed" : ""].join(" ") },
+            { class: [chosen ? "chosen" : "", played ? "played" : "", proposed ? "proposed" : ""].join(" "), "data-key": `hand-${card}` },
             h(
               "button.card-button",
               {
