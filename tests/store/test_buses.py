@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -46,6 +46,14 @@ async def hear(bus: Bus, subscription: Subscription, *rooms: str) -> None:
         bus.hear(room)
     if isinstance(bus, RedisBus):
         assert {await next_notice(subscription) for _ in rooms} == {Notice(room, HEARD) for room in rooms}
+
+
+async def eventually(condition: Callable[[], bool], within: float = 2.0) -> None:
+    """Wait until ``condition()`` holds (a bus learns what another said in a moment, not at once)."""
+    end = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < end, "not within the time allowed"
+        await asyncio.sleep(0.01)
 
 
 async def nothing_arrives(subscription: Subscription, within: float = 0.3) -> None:
@@ -286,7 +294,7 @@ async def test_a_room_no_other_process_hears_costs_no_message(redis_url: str) ->
             assert await next_notice(subscription) == Notice("QUIET", 5)
             assert await on_the_wire() == [b"QUIET", b"QUIET"]
             listener.unhear("QUIET")
-            await asyncio.sleep(every / 2)
+            await eventually(lambda: not publisher.heard_elsewhere("QUIET"))
             publisher.publish("QUIET", 6)
             await publisher.flush()
             assert await on_the_wire() == []
@@ -294,19 +302,22 @@ async def test_a_room_no_other_process_hears_costs_no_message(redis_url: str) ->
             # a process that says it hears a room and then says nothing more (it died)
             ghost = _LISTENS + msgspec.msgpack.encode(_Listens("ghost", ["GHOST"], True))
             await raw.publish(channel_name(namespace), ghost)
-            await asyncio.sleep(every / 2)
+            said = time.monotonic()
+            await eventually(lambda: publisher.heard_elsewhere("GHOST"))
             publisher.publish("GHOST", 0)
             await publisher.flush()
             assert await on_the_wire() == [b"GHOST"]
-            await asyncio.sleep(4 * every + 0.1)  # (it lapses three sayings later, at the next full one)
+            await eventually(lambda: not publisher.heard_elsewhere("GHOST"))
+            # (it lapses three sayings later, at the next full one: not before)
+            assert time.monotonic() - said >= 3 * every
             publisher.publish("GHOST", 1)
             await publisher.flush()
             assert await on_the_wire() == []
 
             await hear(listener, subscription, "BYEBY")
         await asyncio.sleep(every / 2)
-        await listener.close()  # (says it hears nothing now)
-        await asyncio.sleep(every / 2)
+        await listener.close()  # (says it hears nothing now, not once it lapses)
+        await eventually(lambda: not publisher.heard_elsewhere("BYEBY"), within=2 * every)
         publisher.publish("BYEBY", 0)
         await publisher.flush()
         assert await on_the_wire() == []

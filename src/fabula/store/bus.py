@@ -441,6 +441,11 @@ class RedisBus(_Fanout):
 
     # ------------------------------------------------------------------ publishing
 
+    def heard_elsewhere(self, room: str) -> bool:
+        """Whether another process said it hears ``room`` (and has not lapsed): only then do the
+        room's notices go out (with ``every_room``, always)."""
+        return self.every_room or room in self._heard_by
+
     def publish(self, room: str, seq: int, entries: Sequence[bytes] = ()) -> None:
         if self._closed:
             return
@@ -527,6 +532,13 @@ class RedisBus(_Fanout):
                 await asyncio.wait_for(self._tell.wait(), max(0.0, next_full - time.monotonic()))
             self._tell.clear()
             now = time.monotonic()
+            if self._stop.is_set():
+                # the last saying: the others stop sending to this one now, not once it lapses.
+                # Said by this task, after its own sayings: one still under way on another pooled
+                # connection could otherwise reach Redis after it and say the rooms are heard again.
+                with contextlib.suppress(RedisError, OSError):
+                    await self.redis.publish(self.channel, _LISTENS + _encode_listens(_Listens(self.origin, [], True)))
+                return
             if now >= next_full:
                 next_full = now + self.announce_every
                 self._untold.clear()
@@ -673,11 +685,9 @@ class RedisBus(_Fanout):
         self._stop.set()
         listener, publisher, subscriber, *announcer = self._tasks or (None, None, None)
         self._tasks = []
-        if announcer:  # (the others stop sending to this one now, not once it lapses)
-            with contextlib.suppress(RedisError, OSError, TimeoutError):
-                await asyncio.wait_for(
-                    self.redis.publish(self.channel, _LISTENS + _encode_listens(_Listens(self.origin, [], True))), 1.0
-                )
+        if announcer:  # (it says "nothing heard" and ends)
+            self._tell.set()
+            await asyncio.wait(announcer, timeout=1.0)
         for task in (publisher, subscriber, *announcer):
             if task is not None:
                 task.cancel()
