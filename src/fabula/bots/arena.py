@@ -54,6 +54,7 @@ from fabula.rules import (
     BlindClue,
     Game,
     IllegalAction,
+    Outcome,
     Phase,
     PlaceRed,
     Play,
@@ -217,6 +218,24 @@ class _Tally:
     decoy_rounds: int = 0
     decoy_votes: int = 0
 
+    def stats(self, party: bool) -> LevelStats:
+        """The level's figures (``party``: no finding to measure)."""
+        low, high = wilson_interval(self.wins, self.seats)
+        return LevelStats(
+            seats=self.seats,
+            wins=round(self.wins, 4),
+            win_rate=round(self.wins / self.seats, 4),
+            win_rate_low=round(low, 4),
+            win_rate_high=round(high, 4),
+            storyteller_rounds=self.told,
+            storyteller_scored_rate=_rate(self.told_scored, self.told),
+            votes=self.votes,
+            finder_accuracy=None if party else _rate(self.found, self.votes),
+            decoy_rounds=self.decoy_rounds,
+            decoy_votes_per_round=_rate(self.decoy_votes, self.decoy_rounds),
+            score_mean=round(self.score_total / self.seats, 3),
+        )
+
 
 @dataclass
 class _Overall:
@@ -320,8 +339,17 @@ def _round_of(tallies: Sequence[_Tally], result: RoundResult, party: bool) -> No
             tallies[voter].found += voter in finders
 
 
-#: a game being played, as `round_record` names it: its number, the game, each seat's player
-_Watched = tuple[int, Game, Sequence[str]]
+def _game_of(tallies: Sequence[_Tally], outcome: Outcome) -> None:
+    """Add one game's outcome to the tallies of the levels at its seats (``tallies[seat]``)."""
+    # A shared victory: 1/k of a win for each of the k tied players (or teams, whose members
+    # each hold their team's share).
+    shares = len(outcome.winning_teams if outcome.winning_teams is not None else outcome.winners)
+    winners = set(outcome.winners)
+    for seat, tally in enumerate(tallies):
+        tally.seats += 1
+        tally.score_total += outcome.scores[seat]
+        if seat in winners:
+            tally.wins += 1 / shares
 
 
 def round_record(number: int, game: Game, names: Sequence[str], result: RoundResult) -> dict[str, Any]:
@@ -339,6 +367,69 @@ def round_record(number: int, game: Game, names: Sequence[str], result: RoundRes
     found.update(result.to_json())
     del found["reasons"]
     return found
+
+
+@dataclass
+class _Arena:
+    """One run of `run_arena`: what its games share (the table asked for, the deck, who plays),
+    and the running counts of every level and of every round."""
+
+    mode: str
+    players: int
+    options: Mapping[str, Any] | None
+    #: each seat's level, before the per-game shuffle (`seat_levels`)
+    levels: Sequence[str]
+    deck: tuple[Card, ...]
+    language: str
+    agents: Mapping[str, AgentFactory]
+    record: Callable[[dict[str, Any]], object] | None
+    party: bool
+    overall: _Overall = field(default_factory=_Overall)
+    by_id: dict[str, Card] = field(init=False)
+    deck_ids: list[str] = field(init=False)
+    tallies: dict[str, _Tally] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {card.id: card for card in self.deck}
+        self.deck_ids = [card.id for card in self.deck]
+        self.tallies = {level: _Tally() for level in dict.fromkeys(self.levels)}
+
+    def player(self, level: str, context: SeatContext) -> Bot:
+        """A new player of ``level`` for one seat: an agent's, or a built-in bot."""
+        if level in self.agents:
+            return self.agents[level](context)
+        return make_bot(level, context.rng, cards=self.by_id, language=self.language)
+
+    def play(self, number: int, game_seed: int) -> None:
+        """Game ``number`` (from 1): the levels shuffled over the seats, a new player at each,
+        played to its end; its rounds counted (and recorded once it is over), then its outcome."""
+        game = Game.new(self.mode, self.players, options=self.options, seed=game_seed, deck=self.deck_ids)
+        order = list(self.levels)
+        random.Random(f"{game_seed}/seats").shuffle(order)
+        seat_bots = [
+            self.player(
+                level, SeatContext(number, seat, random.Random(f"{game_seed}/bot/{seat}"), self.by_id, self.language)
+            )
+            for seat, level in enumerate(order)
+        ]
+        seat_tallies = [self.tallies[level] for level in order]
+        records: list[dict[str, Any]] = []
+
+        def on_round(result: RoundResult) -> None:
+            _round_of(seat_tallies, result, self.party)
+            self.overall.add(result)
+            if self.record is not None:
+                records.append(round_record(number, game, order, result))
+
+        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), on_round)
+        outcome = game.outcome
+        assert outcome is not None
+        if self.record is not None:
+            if records:
+                records[-1]["winners"] = list(outcome.winners)
+            for line in records:
+                self.record(line)
+        _game_of(seat_tallies, outcome)
 
 
 def run_arena(
@@ -367,81 +458,15 @@ def run_arena(
     levels = seat_levels(list(bots), players)
     party = Ruleset.create(mode, players, options).mode.clue_before_hand  # InvalidSetup for a bad table
     deck = tuple(cards) if cards is not None else original_deck().cards
-    by_id = {card.id: card for card in deck}
-    deck_ids = [card.id for card in deck]
+    arena = _Arena(mode, players, options, levels, deck, language, agents or {}, record, party)
     rng = random.Random(seed)
-    tallies = {level: _Tally() for level in dict.fromkeys(levels)}
-    overall = _Overall()
-
-    agents = agents or {}
-
-    def player(level: str, context: SeatContext) -> Bot:
-        if level in agents:
-            return agents[level](context)
-        return make_bot(level, context.rng, cards=by_id, language=language)
-
     start = time.perf_counter()
     for number in range(1, games + 1):
-        game_seed = rng.getrandbits(63)
-        game = Game.new(mode, players, options=options, seed=game_seed, deck=deck_ids)
-        order = list(levels)
-        random.Random(f"{game_seed}/seats").shuffle(order)
-        seat_bots = [
-            player(level, SeatContext(number, seat, random.Random(f"{game_seed}/bot/{seat}"), by_id, language))
-            for seat, level in enumerate(order)
-        ]
-        seat_tallies = [tallies[level] for level in order]
-        records: list[dict[str, Any]] = []
-
-        def on_round(
-            result: RoundResult,
-            seat_tallies: list[_Tally] = seat_tallies,
-            watched: _Watched = (number, game, order),
-            records: list[dict[str, Any]] = records,
-        ) -> None:
-            _round_of(seat_tallies, result, party)
-            overall.add(result)
-            if record is not None:
-                records.append(round_record(*watched, result))
-
-        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), on_round)
-        outcome = game.outcome
-        assert outcome is not None
-        if record is not None:
-            if records:
-                records[-1]["winners"] = list(outcome.winners)
-            for line in records:
-                record(line)
-        # A shared victory: 1/k of a win for each of the k tied players (or teams, whose members
-        # each hold their team's share).
-        shares = len(outcome.winning_teams if outcome.winning_teams is not None else outcome.winners)
-        winners = set(outcome.winners)
-        for seat, tally in enumerate(seat_tallies):
-            tally.seats += 1
-            tally.score_total += outcome.scores[seat]
-            if seat in winners:
-                tally.wins += 1 / shares
+        arena.play(number, rng.getrandbits(63))
         if progress is not None:
             progress(1)
     seconds = time.perf_counter() - start
-
-    stats: dict[str, LevelStats] = {}
-    for level, tally in tallies.items():
-        low, high = wilson_interval(tally.wins, tally.seats)
-        stats[level] = LevelStats(
-            seats=tally.seats,
-            wins=round(tally.wins, 4),
-            win_rate=round(tally.wins / tally.seats, 4),
-            win_rate_low=round(low, 4),
-            win_rate_high=round(high, 4),
-            storyteller_rounds=tally.told,
-            storyteller_scored_rate=_rate(tally.told_scored, tally.told),
-            votes=tally.votes,
-            finder_accuracy=None if party else _rate(tally.found, tally.votes),
-            decoy_rounds=tally.decoy_rounds,
-            decoy_votes_per_round=_rate(tally.decoy_votes, tally.decoy_rounds),
-            score_mean=round(tally.score_total / tally.seats, 3),
-        )
+    overall = arena.overall
     rounds = overall.rounds
     return ArenaReport(
         mode=mode,
@@ -452,7 +477,7 @@ def run_arena(
         games=games,
         seconds=round(seconds, 3),
         rounds=rounds,
-        levels=stats,
+        levels={level: tally.stats(party) for level, tally in arena.tallies.items()},
         storyteller_scored_rate=round(overall.scored / rounds, 4),
         all_found_rate=None if party else _rate(overall.all_found, rounds),
         none_found_rate=None if party else _rate(overall.none_found, rounds),
