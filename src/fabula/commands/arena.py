@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 if TYPE_CHECKING:
-    from fabula.bots.arena import AgentFactory, SeatContext
+    from fabula.bots.arena import AgentFactory, ArenaReport, SeatContext
     from fabula.bots.base import Bot
 
 
@@ -74,6 +74,44 @@ def _log_writer(path: str | None, stack: ExitStack) -> Callable[[dict[str, Any]]
 
 def _percent(rate: float | None) -> str:
     return "–" if rate is None else f"{rate:.1%}"
+
+
+def _print_report(report: ArenaReport, seated: Sequence[str], counts: Mapping[str, Mapping[str, int]]) -> None:
+    """The arena's figures as a table for people: a row per level (or agent), what the columns
+    mean, the overall rates, and what each language-model agent counted (`_counts`)."""
+    who = "team's" if report.mode == "teams" else "player's"
+    print(
+        f"{report.games:,} {report.mode} games, {report.players} players ({', '.join(seated)}; "
+        f"seats shuffled each game), {report.rounds:,} rounds in {report.seconds:.1f} s"
+    )
+    header = ("level", "seats", "win rate (95% interval)", "told & scored", "finds", "decoy votes", "final score")
+    width = max(8, *(len(level) + 2 for level in report.levels))  # an agent's name can be long
+    print(
+        f"  {header[0]:<{width}}{header[1]:>6}  {header[2]:<25}"
+        f"{header[3]:>14}{header[4]:>8}{header[5]:>13}{header[6]:>13}"
+    )
+    for level, stats in report.levels.items():
+        win = f"{stats.win_rate:.1%} ({stats.win_rate_low:.1%}–{stats.win_rate_high:.1%})"
+        decoys = "–" if stats.decoy_votes_per_round is None else f"{stats.decoy_votes_per_round:.2f}"
+        print(
+            f"  {level:<{width}}{stats.seats:>6}  {win:<25}{_percent(stats.storyteller_scored_rate):>14}"
+            f"{_percent(stats.finder_accuracy):>8}{decoys:>13}{stats.score_mean:>13.2f}"
+        )
+    print(f"  win rate: a shared victory is 1/k of a win for each of the k tied; final score: the {who}")
+    print("  told & scored: rounds as storyteller that scored; finds: votes that found the storyteller's card")
+    print("  decoy votes: votes its cards drew, per round it played one as a non-storyteller")
+    overall = f"storyteller scored in {report.storyteller_scored_rate:.1%} of rounds"
+    if report.all_found_rate is not None and report.none_found_rate is not None:
+        overall += (
+            f"; every voter found the card in {report.all_found_rate:.1%}, none in {report.none_found_rate:.1%} "
+            f"(together {_percent(report.all_or_none_found_rate)})"
+        )
+    print(f"  overall: {overall}")
+    for name, count in counts.items():
+        print(
+            f"  {name}: {count['moves']:,} moves, {count['attempts'] - count['moves']:,} replies retried, "
+            f"{count['fallbacks']:,} random fallbacks, {count['failures']:,} endpoint failures"
+        )
 
 
 def run(
@@ -146,42 +184,9 @@ def run(
                 bar.close()
                 print(f"error: {error}", file=sys.stderr)
                 return 1
-    bots = seated
     counts = _counts(made)
     if as_json:
         print(json.dumps({**report.to_json(), **({"agents": counts} if counts else {})}))
         return 0
-    who = "team's" if mode == "teams" else "player's"
-    print(
-        f"{report.games:,} {report.mode} games, {report.players} players ({', '.join(bots)}; "
-        f"seats shuffled each game), {report.rounds:,} rounds in {report.seconds:.1f} s"
-    )
-    header = ("level", "seats", "win rate (95% interval)", "told & scored", "finds", "decoy votes", "final score")
-    width = max(8, *(len(level) + 2 for level in report.levels))  # an agent's name can be long
-    print(
-        f"  {header[0]:<{width}}{header[1]:>6}  {header[2]:<25}"
-        f"{header[3]:>14}{header[4]:>8}{header[5]:>13}{header[6]:>13}"
-    )
-    for level, stats in report.levels.items():
-        win = f"{stats.win_rate:.1%} ({stats.win_rate_low:.1%}–{stats.win_rate_high:.1%})"
-        decoys = "–" if stats.decoy_votes_per_round is None else f"{stats.decoy_votes_per_round:.2f}"
-        print(
-            f"  {level:<{width}}{stats.seats:>6}  {win:<25}{_percent(stats.storyteller_scored_rate):>14}"
-            f"{_percent(stats.finder_accuracy):>8}{decoys:>13}{stats.score_mean:>13.2f}"
-        )
-    print(f"  win rate: a shared victory is 1/k of a win for each of the k tied; final score: the {who}")
-    print("  told & scored: rounds as storyteller that scored; finds: votes that found the storyteller's card")
-    print("  decoy votes: votes its cards drew, per round it played one as a non-storyteller")
-    overall = f"storyteller scored in {report.storyteller_scored_rate:.1%} of rounds"
-    if report.all_found_rate is not None and report.none_found_rate is not None:
-        overall += (
-            f"; every voter found the card in {report.all_found_rate:.1%}, none in {report.none_found_rate:.1%} "
-            f"(together {_percent(report.all_or_none_found_rate)})"
-        )
-    print(f"  overall: {overall}")
-    for name, count in counts.items():
-        print(
-            f"  {name}: {count['moves']:,} moves, {count['attempts'] - count['moves']:,} replies retried, "
-            f"{count['fallbacks']:,} random fallbacks, {count['failures']:,} endpoint failures"
-        )
+    _print_report(report, seated, counts)
     return 0
