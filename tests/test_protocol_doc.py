@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "protocol_doc.py"
 DOC = ROOT / "docs" / "protocol.md"
@@ -41,3 +43,14 @@ def test_protocol_doc_is_current() -> None:
 def test_render_is_reproducible() -> None:
     script = load_script()
     assert script.render() == script.render()
+
+
+def test_template_placeholders_and_values_match() -> None:
+    fill = load_script().fill
+    assert fill("$name costs $$${price}.", {"name": "A map", "price": 5}) == "A map costs $5."
+    with pytest.raises(ValueError, match=r"no value \['price'\]"):
+        fill("$name costs $price", {"name": "A map"})
+    with pytest.raises(ValueError, match=r"no placeholder \['price'\]"):
+        fill("$name", {"name": "A map", "price": 5})
+    with pytest.raises(ValueError, match="line 2"):
+        fill("$name\ncosts $5", {"name": "A map"})

@@ -9,6 +9,10 @@ the error codes from their enums (`fabula.errors.ErrorCode`), the fields of a st
 each means from the types (`msgspec.Meta` descriptions), and the worked exchange from a real
 server run in this process with a fixed clock, seeds and seat tokens, so that two runs write the
 same bytes. The script refuses to run when a message or a field has no description in its type.
+
+The prose around them is tools/protocol.md.in, a `string.Template`: each ``$name`` in it is filled
+by `render` with what this script generates, and a placeholder without a value, or a value without
+a placeholder, stops the run.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import itertools
 import json
 import random
 import re
+import string
 import sys
 import tempfile
 import typing
@@ -32,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 
 import fabula.server.rooms as rooms_module
 import fabula.server.seats as seats_module
@@ -57,6 +63,10 @@ from fabula.server.pictures import PictureCode
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
+#: The page's prose, with a ``$name`` (`string.Template`) where `render` puts what it generates.
+TEMPLATE = Path(__file__).resolve().with_name("protocol.md.in")
+#: The end of the template's opening comment, which is about the template and left out of the page.
+TEMPLATE_HEAD_END = "-->\n\n"
 #: Columns a pretty-printed JSON value may use before it is broken over lines.
 WIDTH = 100
 
@@ -175,13 +185,6 @@ class Player:
         return [] if self.client is None else self.client.received
 
 
-@dataclasses.dataclass
-class Step:
-    title: str
-    prose: str
-    lines: list[str]
-
-
 class Exchange:
     """Drives the players one message at a time: each step waits until every frame it causes has
     arrived (and checks their types), so the transcript does not depend on timing."""
@@ -189,15 +192,17 @@ class Exchange:
     def __init__(self, url: str, http: httpx.AsyncClient, players: list[Player]) -> None:
         self.url, self.http, self.players = url, http, players
         self.code = ""
-        self.steps: list[Step] = []
+        #: each step's transcript lines, by the name of its placeholder in the template (``step_…``)
+        self.steps: dict[str, list[str]] = {}
+        #: the parts the people play in the round (teller, first, second), named in the template
+        self.roles: dict[str, str] = {}
         #: the first exchange of each (method, path, status), for the HTTP section
         self.http_examples: dict[str, list[str]] = {}
         self.width = max(len(p.name) for p in players)
         self.margin = self.width + 3
 
-    def step(self, title: str, prose: str) -> list[str]:
-        self.steps.append(Step(title, prose, []))
-        return self.steps[-1].lines
+    def step(self, name: str) -> list[str]:
+        return self.steps.setdefault(f"step_{name}", [])
 
     def label(self, player: Player) -> str:
         return player.name.ljust(self.width)
@@ -355,74 +360,52 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         connected = [p for p in people if p.client is not None]
         return {p: [each, last] if p is sender else [each] for p in connected}
 
-    lines = ex.step("What a room can be", "Before creating a room, a client may ask for the modes and decks.")
+    lines = ex.step("what_a_room_can_be")
     await ex.call(lines, ana, "GET", "/api/modes")
     await ex.call(lines, ana, "GET", "/api/decks")
 
-    lines = ex.step(
-        "Ana creates a room",
-        "The creator is member 0 and the host. The token in the answer is the only key to the seat: "
-        "keep it to reconnect.",
-    )
+    lines = ex.step("ana_creates")
     _, seat = await ex.call(
         lines, ana, "POST", "/api/rooms", {"name": "Ana", "colour": "red", "settings": {"mode": "odyssey"}}
     )
     ex.code, ana.token, ana.member = seat["code"], seat["token"], seat["member"]
 
-    lines = ex.step("Ana connects", "`hello` with the seat token; the answer is `welcome`, then the room.")
+    lines = ex.step("ana_connects")
     await ex.connect(lines, ana)
     await ex.send(lines, ana, protocol.Ping(id=ana.next_id()), {ana: ["pong"]})
 
-    lines = ex.step(
-        "Ben looks at the room, then joins",
-        "Anyone with the code may read the summary. A join is a change of the room: every connection "
-        "(here Ana's) gets a new state.",
-    )
+    lines = ex.step("ben_joins")
     await ex.call(lines, ben, "GET", f"/api/rooms/{ex.code}")
     _, seat = await ex.call(lines, ben, "POST", f"/api/rooms/{ex.code}/join", {"name": "Ben", "colour": "blue"})
     ben.token, ben.member = seat["token"], seat["member"]
     await ex.collect(lines, {ana: ["state"]})
 
-    lines = ex.step(
-        "Ben connects",
-        "A seat's first connection is news for everyone: the others get a state showing Ben `connected`.",
-    )
+    lines = ex.step("ben_connects")
     await ex.connect(lines, ben)
 
-    lines = ex.step(
-        "Cleo joins (the second try works) and connects",
-        "A refused request changes nothing, so nobody gets a state for it.",
-    )
+    lines = ex.step("cleo_joins")
     await ex.call(lines, cleo, "POST", f"/api/rooms/{ex.code}/join", {"name": "Cleo", "colour": "blue"})
     _, seat = await ex.call(lines, cleo, "POST", f"/api/rooms/{ex.code}/join", {"name": "Cleo", "colour": "yellow"})
     cleo.token, cleo.member = seat["token"], seat["member"]
     await ex.collect(lines, {ana: ["state"], ben: ["state"]})
     await ex.connect(lines, cleo)
 
-    lines = ex.step(
-        "Ana starts the game",
-        "Every connection gets its own view: the same table, but only its own hand.",
-    )
+    lines = ex.step("start")
     await ex.send(lines, ana, protocol.Start(id=ana.next_id()), everyone(ana))
     assert ana.room is not None
     game = ana.room["game"]
     by_seat = {m["seat"]: p for m in ana.room["members"] for p in people if p.member == m["member"]}
     teller = by_seat[game["storyteller"]]
     first, second = [by_seat[s] for s in sorted(by_seat) if by_seat[s] is not teller]
+    ex.roles = {"teller": teller.name, "teller_seat": str(game["storyteller"]), "first": first.name,
+                "second": second.name}  # fmt: skip
 
     assert teller.room is not None
-    lines = ex.step(
-        f"{teller.name} (seat {game['storyteller']}) is the storyteller and asks what they may do",
-        "`legal` answers with the moves the seat may make now; a `tell` comes with `clue` null, to be filled in.",
-    )
+    lines = ex.step("legal")
     await ex.send(lines, teller, protocol.Legal(id=teller.next_id()), {teller: ["legal"]})
 
     card = teller.room["game"]["hand"][0]
-    lines = ex.step(
-        f"{teller.name} tells",
-        "An action is the engine's JSON (see *Actions*); `seat` may be left out. The clue is public at once, "
-        "the card is not.",
-    )
+    lines = ex.step("tell")
     await ex.send(
         lines,
         teller,
@@ -433,25 +416,13 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
     assert first.room is not None
     assert second.room is not None
     play = protocol.Act(id=first.next_id(), action={"type": "play", "cards": first.room["game"]["hand"][:2]})
-    lines = ex.step(
-        f"{first.name} plays two cards",
-        "With three players everyone but the storyteller puts down two cards. The others see only that "
-        f"{first.name} has played (`acted`), not what.",
-    )
+    lines = ex.step("first_plays")
     await ex.send(lines, first, play, everyone(first))
 
-    lines = ex.step(
-        f"{first.name} sends the same message again",
-        "As a client would after losing the connection before the `ack`: same id, so the server answers with "
-        "the same `seq` and changes nothing — no state follows.",
-    )
+    lines = ex.step("resend")
     await ex.send(lines, first, play, {first: ["ack"]})
 
-    lines = ex.step(
-        f"{second.name} plays two cards",
-        "The last awaited play lays the table: the cards are shuffled into slots, face up, with no owners "
-        "named (except `yours`). The vote begins.",
-    )
+    lines = ex.step("second_plays")
     await ex.send(
         lines,
         second,
@@ -459,29 +430,22 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         everyone(second),
     )
 
-    lines = ex.step("A word at the table", "Chat is not part of the state: each connection gets a `chat`.")
+    lines = ex.step("chat")
     say = protocol.Say(id=first.next_id(), text="So many doors…")
     await ex.send(lines, first, say, everyone(first, each="chat"))
 
     own = [entry["slot"] for entry in first.room["game"]["table"] if entry["yours"]]
-    lines = ex.step(
-        f"{first.name} votes for their own card, and is refused",
-        "An `error` names the message's id; nothing changed, so no state follows.",
-    )
+    lines = ex.step("refused_vote")
     vote = protocol.Act(id=first.next_id(), action={"type": "vote", "slots": own[:1]})
     await ex.send(lines, first, vote, {first: ["error"]})
 
     others = [entry["slot"] for entry in first.room["game"]["table"] if not entry["yours"]]
-    lines = ex.step(f"{first.name} votes", "Again the others learn only who has voted.")
+    lines = ex.step("first_votes")
     vote = protocol.Act(id=first.next_id(), action={"type": "vote", "slots": others[:1]})
     await ex.send(lines, first, vote, everyone(first))
 
     others = [entry["slot"] for entry in second.room["game"]["table"] if not entry["yours"]]
-    lines = ex.step(
-        f"{second.name} votes: the reveal",
-        "The last vote ends the round: `last_round` shows every card's owner, every vote and the points; "
-        "the scores move, hands are refilled, and round 2 begins with the next storyteller.",
-    )
+    lines = ex.step("reveal")
     vote = protocol.Act(id=second.next_id(), action={"type": "vote", "slots": others[-1:]})
     await ex.send(lines, second, vote, everyone(second))
 
@@ -580,213 +544,97 @@ def field_rows(name: str, definition: dict[str, Any], modes: dict[str, list[str]
 
 
 def render() -> str:
+    """The page: the template with every placeholder filled from the code and a run of the server."""
     ex = run_exchange()
-    parts = [
-        intro(),
-        overview(),
-        http_section(ex),
-        messages_section("client"),
-        messages_section("server"),
-        state_section(),
-        actions_section(),
-        errors_section(),
-        exchange_section(ex),
+    sections: list[dict[str, object]] = [
+        overview_values(),
+        http_values(ex),
+        {"client_messages": messages("client"), "server_messages": messages("server")},
+        state_values(),
+        {"actions": actions_table()},
+        error_values(),
+        exchange_values(ex),
     ]
-    return "\n\n".join(part.strip("\n") for part in parts) + "\n"
+    values = {name: value for section in sections for name, value in section.items()}
+    if len(values) != sum(len(section) for section in sections):
+        raise ValueError("two sections give a value to the same placeholder")
+    return fill(page_template(), values)
 
 
-def intro() -> str:
-    return """
-# The play protocol
-
-<!-- Generated by tools/protocol_doc.py from the code; do not edit. Rerun it after changing the
-protocol (tests/test_protocol_doc.py fails until you do). -->
-
-How a client creates and joins a room over HTTP and plays over a WebSocket. Everything on this page
-is generated from the code: the JSON Schemas from the msgspec models in `fabula.protocol`,
-the limits from the modules and the `fabula serve` defaults, the error codes from their enums,
-and the worked exchange at the end from a real server run by `tools/protocol_doc.py` (so what it
-shows is what the server does). `python tools/protocol_doc.py` rewrites this page; `--check` says
-whether it is current.
-
-"""
+def page_template() -> str:
+    """The template without its opening comment (which is about the template, not the page)."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    if not text.startswith("<!--") or TEMPLATE_HEAD_END not in text:
+        raise ValueError(f"{TEMPLATE} should open with a comment saying what it is")
+    return text.split(TEMPLATE_HEAD_END, 1)[1]
 
 
-def overview() -> str:
+def fill(template: str, values: dict[str, object]) -> str:
+    """``template`` with each ``$name`` replaced by ``values[name]``; raises `ValueError` if a
+    placeholder has no value, a value has no placeholder, or a ``$`` starts neither (``$$`` is a ``$``)."""
+    page = string.Template(template)
+    for match in page.pattern.finditer(template):
+        if match.group("invalid") is not None:
+            line = template.count("\n", 0, match.start()) + 1
+            raise ValueError(f"{TEMPLATE.name}: a $ that is no placeholder on line {line} of the page (write $$)")
+    names = set(page.get_identifiers())
+    missing, unused = sorted(names - values.keys()), sorted(values.keys() - names)
+    if missing or unused:
+        raise ValueError(f"{TEMPLATE.name}: placeholders with no value {missing}, values with no placeholder {unused}")
+    return page.substitute(values)
+
+
+def overview_values() -> dict[str, object]:
     config = Config()
-    low, high = TIMER_RANGE
-    closes = close_codes()
-    limits = table(
-        ["limit", "default", "when exceeded"],
-        [
-            [
-                "`max_message_bytes`: one WebSocket message",
-                f"{config.max_message_bytes:,}",
-                "`error` `too_large` (id null); the connection goes on. The length checked is that of the frame "
-                "in UTF-8 bytes",
-            ],
-            [
-                "hard limit of a WebSocket frame (`fabula serve`)",
-                f"{WS_HARD_LIMIT:,} bytes",
-                "the connection is closed (close code 1009)",
-            ],
-            [
-                "`messages_per_second` and `message_burst`: messages per connection",
-                f"{config.messages_per_second:g} a second on average, {config.message_burst} at once",
-                "`error` `rate_limited` naming the message's id (null if it could not be read); the message is "
-                "dropped, and may be sent again with the same id",
-            ],
-            [
-                "`chat_messages_per_second` and `chat_burst`: `say` per connection",
-                f"{config.chat_messages_per_second:g} a second on average, {config.chat_burst} at once",
-                "`error` `chat_rate_limited`",
-            ],
-            [
-                "`max_connections_per_address`: WebSocket connections from one address",
-                f"{config.max_connections_per_address}",
-                "the WebSocket is accepted, then closed with code 4429",
-            ],
-            [
-                "`max_rooms_per_address`: rooms in use created from one address (someone connected, or "
-                "activity in the last 10 minutes: a finished game nobody looks at frees its place)",
-                f"{config.max_rooms_per_address}",
-                "HTTP 429 `too_many_rooms`, its message saying when the next frees (`retry_after`, seconds, "
-                "and the `Retry-After` header when that is known)",
-            ],
-            [
-                "`room_idle_seconds`: a room nobody is connected to",
-                f"{config.room_idle_seconds:g} seconds",
-                "the room is deleted (then `no_room`)",
-            ],
-            ["HTTP request body", f"{room_routes.BODY_MAX:,} bytes", "HTTP 400 `too_large`"],
-            ["name", f"{room_settings.NAME_MAX} characters", "`name_too_long`"],
-            ["clue", f"{CLUE_MAX} characters", "`clue_too_long`"],
-            ["chat line", f"{room_settings.CHAT_MAX} characters", "`message_too_long`"],
-        ],
-    )
-    close_rows = [[f"`{code}`", reason] for code, reason in closes]
-    return f"""
-## Overview
-
-- **Rooms and seats over HTTP.** `POST /api/rooms` creates a room and seats its creator as host;
-  `POST /api/rooms/{{CODE}}/join` takes a seat. Both answer with the seat's **token**, a secret
-  that takes the seat: keep it (it is the only way back into the seat) and never show it.
-  Room codes are {rooms_module.CODE_LENGTH} characters from `{rooms_module.CODE_ALPHABET}`
-  (no look-alikes); the server upper-cases a code it is given. Either body may carry a `request`
-  id of the client's choosing (1 to {protocol.ID_MAX} characters, one per tap of a button): the
-  same request again from the same address within {seats_module.REQUEST_SECONDS // 60} minutes —
-  a double tap, a retry after a lost answer — gets the same seat, never a second room or seat.
-  During a game, a join with `replaces` (a member number whose `open` is true; the seat's colour)
-  takes over that bot's seat, or that of someone who left for good. `invite` says which link to give
-  players (`url`) and whether phones can open it (`reachable`; `problem`: `"loopback_only"` when the
-  server listens on this computer only, `"no_network"` when it has no network address).
-- **One WebSocket per seat, at `/ws/{{CODE}}`.** The first message is `hello` with the token (or
-  `token` null to watch as a spectator), within {connections_module.HELLO_SECONDS:g} seconds of opening, else the
-  server closes the connection. The answer is `welcome`, then a complete `state`. A seat may have
-  several connections (a phone and a laptop); each gets everything. Reconnecting is the same `hello`
-  on a new connection.
-- **Every message is one JSON object in a text frame**, with a `type` and an `id` of the client's
-  choosing (1 to {protocol.ID_MAX} characters). Every answer (`ack`, `error`, `legal`, `pong`, `welcome`)
-  names the id of the message it answers.
-- **Retries are safe.** A message that changes the room (every type but `hello`, `legal` and
-  `ping`) is remembered with its member and id in the room's log, so also across a restart of the
-  server. Sent again with the same id it is answered with the same `ack` (same `seq`) and made no
-  second time; no state follows. The server does not compare the contents: use a fresh id for every
-  new message, and the same id only for a resend. A refused message is not remembered: sent again,
-  it is checked again.
-- **Every change is followed by a complete `state` on every connection of the room**, each with
-  that connection's own view (its seat's hand; a spectator's has none). Changes are accepted
-  messages, joins over HTTP, the moves bots make, hosting passing on by itself, and a member's
-  first connection opening or last one closing (`members[].connected`). On the connection that
-  made the change, the `state` comes before the `ack`. A client renders the newest state and never
-  has to merge anything. A connection that reads slowly may skip states: an unsent state is
-  replaced, in its place in the queue, by the newer one, so a state showing a change still comes
-  before the change's `ack`. `room.seq` counts the log's entries: after `ack` with `seq` *n*, the
-  states have `room.seq` > *n*.
-- **Chat** (`say`) is not in the state: each connection that may read the line gets a `chat`
-  message, and `welcome` brings the last {room_module.CHAT_KEPT} lines.
-- **A refusal** is an `error` with the message's `id` (null if the message could not be read), a
-  stable `code` to switch on and a `message` for people. Nothing changed. The codes are listed
-  under *Error codes*.
-- **Spectators** (`hello` with `token` null) receive states (`you` null, no hand) and the table's
-  chat, and may `ping`; any other message is refused with `spectator`.
-- **Bots and timers.** The host may fill free seats with bots (`add_bot`). A bot also moves for a
-  person whose seat has had no connection for {config.disconnect_grace_seconds:g} seconds, for one who
-  left the game, and for every awaited seat when a phase timer (`clue_seconds`, `play_seconds`,
-  `vote_seconds` in the settings: {low} to {high} seconds; `room.deadline` says when) runs out. Their
-  moves reach clients as states like any other change. A host with no connection for as long passes
-  hosting to the first person who is here.
-
-### Limits
-
-The defaults of `fabula serve`; each one is an option (`fabula serve --help`) or an environment
-variable `FABULA_<NAME>`.
-
-{limits}
-
-Names and chat lines are cleaned first: control and invisible format characters are removed and
-whitespace collapsed.
-
-**Origin.** A browser always sends `Origin` with a WebSocket; it must be the server's own (its host
-and port equal the `Host` header), the origin of `public_url`, or one of `allow_origin`. A client
-without `Origin` is not a browser and is let in. Anything else is closed with `4403`.
-
-### WebSocket close codes
-
-Every close the server makes (`fabula.server.connections.CLOSE_REASONS`). A refused connection is
-accepted first and then closed, so that a browser can read the code and the reason:
-
-{table(["code", "reason"], close_rows)}
-
-Before closing with `4404` the server sends the `error` (`no_room`) that answers the `hello`.
-"""
+    return {
+        "code_length": rooms_module.CODE_LENGTH,
+        "code_alphabet": rooms_module.CODE_ALPHABET,
+        "id_max": protocol.ID_MAX,
+        "request_minutes": seats_module.REQUEST_SECONDS // 60,
+        "hello_seconds": f"{connections_module.HELLO_SECONDS:g}",
+        "chat_kept": room_module.CHAT_KEPT,
+        "disconnect_grace_seconds": f"{config.disconnect_grace_seconds:g}",
+        "timer_low": TIMER_RANGE[0],
+        "timer_high": TIMER_RANGE[1],
+        "max_message_bytes": f"{config.max_message_bytes:,}",
+        "ws_hard_limit": f"{WS_HARD_LIMIT:,}",
+        "messages_per_second": f"{config.messages_per_second:g}",
+        "message_burst": config.message_burst,
+        "chat_messages_per_second": f"{config.chat_messages_per_second:g}",
+        "chat_burst": config.chat_burst,
+        "max_connections_per_address": config.max_connections_per_address,
+        "max_rooms_per_address": config.max_rooms_per_address,
+        "room_idle_seconds": f"{config.room_idle_seconds:g}",
+        "body_max": f"{room_routes.BODY_MAX:,}",
+        "name_max": room_settings.NAME_MAX,
+        "clue_max": CLUE_MAX,
+        "chat_max": room_settings.CHAT_MAX,
+        "close_codes": table(["code", "reason"], [[f"`{code}`", reason] for code, reason in close_codes()]),
+    }
 
 
-def http_section(ex: Exchange) -> str:
+def http_values(ex: Exchange) -> dict[str, object]:
     doc = app_module.__doc__ or ""
-    routes = doc[doc.index("HTTP (JSON):") :].rstrip()
-    examples = []
-    for key, title in (
-        ("POST /api/rooms 201", "Creating a room (`settings` may be left out: the defaults below)"),
-        (f"GET /api/rooms/{ex.code} 200", "Reading a room before joining"),
-        (f"POST /api/rooms/{ex.code}/join 201", "Joining"),
-        (f"POST /api/rooms/{ex.code}/join 400", "A refused join"),
-    ):
-        examples.append(f"**{title}:**\n\n" + block("\n".join(ex.http_examples[key]), "text"))
-    defaults = msgspec_json(RoomSettings())
-    return f"""
-## HTTP
-
-From the docstring of `fabula.server.app`:
-
-{block(routes, "text")}
-
-A refusal is `{{"error": {{"code": …, "message": …}}}}` with the HTTP status its code has under
-*Error codes*. The examples come from the worked exchange below
-(`→` the request, `←` the answer).
-
-{(chr(10) + chr(10)).join(examples)}
-
-Room settings, with their defaults:
-
-{block(pretty(defaults), "json")}
-
-`options` are the rule options of docs/modes.md; unknown or inapplicable ones are refused.
-"""
+    examples = {
+        "http_create_room": "POST /api/rooms 201",
+        "http_read_room": f"GET /api/rooms/{ex.code} 200",
+        "http_join": f"POST /api/rooms/{ex.code}/join 201",
+        "http_join_refused": f"POST /api/rooms/{ex.code}/join 400",
+    }
+    return {
+        "http_routes": block(doc[doc.index("HTTP (JSON):") :].rstrip(), "text"),
+        **{name: block("\n".join(ex.http_examples[key]), "text") for name, key in examples.items()},
+        "room_settings_defaults": block(pretty(msgspec.to_builtins(RoomSettings())), "json"),
+    }
 
 
-def msgspec_json(value: Any) -> Any:
-    import msgspec
-
-    return msgspec.to_builtins(value)
-
-
-#: The definitions of the state's `room`, in the order *The state* shows them (each one a table).
+#: The definitions of the state's `room`, which *The state* shows as tables (`fields_…` in the template).
 STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "RoomSettings", "SeatView", "TableSlot",
                "RoundResult", "Points", "Outcome")  # fmt: skip
 
 
-def messages_section(side: str) -> str:
+def messages(side: str) -> str:
+    """The JSON Schema of ``side``'s messages: the union, then each message and what it uses."""
     schema = protocol.schemas()[side]
     definitions: dict[str, Any] = schema["$defs"]
     union = {key: value for key, value in schema.items() if key != "$defs"}
@@ -795,18 +643,8 @@ def messages_section(side: str) -> str:
         cls.__name__: cls
         for cls in typing.get_args(protocol.AnyClientMessage if side == "client" else protocol.AnyServerMessage)
     }
-    state_parts = set(STATE_PARTS) if side == "server" else set()
-    parts = [
-        f"## {side.title()} messages",
-        f"Every {'message a client may send' if side == 'client' else 'message the server sends'}, with its "
-        f'JSON Schema as msgspec generates it from the model (`fabula.protocol.schemas()["{side}"]`). '
-        "The union below and the definitions after it are that whole document"
-        + (
-            ", except the definitions of the state's `room`, which *The state* shows as tables." if state_parts else "."
-        ),
-        block(pretty(union), "json"),
-    ]
-    shown: set[str] = set(state_parts)
+    parts = [block(pretty(union), "json")]
+    shown: set[str] = set(STATE_PARTS) if side == "server" else set()
     for tag, reference in mapping.items():
         name = reference.rsplit("/", 1)[-1]
         model = models[name]
@@ -845,7 +683,7 @@ def mapping_names(mapping: dict[str, str]) -> list[str]:
     return [reference.rsplit("/", 1)[-1] for reference in mapping.values()]
 
 
-def state_section() -> str:
+def state_values() -> dict[str, object]:
     definitions: dict[str, Any] = protocol.schemas()["server"]["$defs"]
     missing = set(STATE_PARTS) - set(definitions)
     reached, new = set(), {"RoomSnapshot"}
@@ -854,32 +692,23 @@ def state_section() -> str:
         new = set().union(*(references(definitions[name]) for name in new)) - reached
     if missing or reached != set(STATE_PARTS):
         raise RuntimeError(f"STATE_PARTS in tools/protocol_doc.py: the room's definitions are {sorted(reached)}")
-    modes = view_modes()
-    parts = [
-        "## The state",
-        "`state.room` (`RoomSnapshot`, `fabula.protocol.snapshot`): "
-        + docstring(RoomSnapshot)
-        + " Each definition below is a table of its fields, their types and what they mean, as the types "
-        "say it (`msgspec.Meta` descriptions); the JSON Schema of the whole is "
-        '`fabula.protocol.schemas()["server"]`.',
-        table(["field", "type", "meaning"], field_rows("RoomSnapshot", definitions["RoomSnapshot"])),
-        f"A round's first timer (the clue's) adds {room_module.REVEAL_SECONDS} seconds to `deadline`.",
-    ]
-    for name in STATE_PARTS[1:]:
+    values: dict[str, object] = {
+        "doc_RoomSnapshot": docstring(RoomSnapshot),
+        "fields_RoomSnapshot": table(
+            ["field", "type", "meaning"], field_rows("RoomSnapshot", definitions["RoomSnapshot"])
+        ),
+        "reveal_seconds": room_module.REVEAL_SECONDS,
+        "doc_SeatView": docstring(SeatView),
+        "fields_SeatView": table(
+            ["field", "type", "modes", "meaning"], field_rows("SeatView", definitions["SeatView"], view_modes())
+        ),
+    }
+    for name in set(STATE_PARTS) - {"RoomSnapshot", "SeatView"}:
         definition = definitions[name]
-        if name == "SeatView":
-            parts.append("### The game view (`room.game`, `SeatView`)")
-            parts.append(
-                "`fabula.rules.views.seat_view`: "
-                + docstring(SeatView)
-                + " Before the reveal it names no card's owner (except your own) and no vote (except yours). "
-                "The fields, and the modes in which they appear:"
-            )
-            parts.append(table(["field", "type", "modes", "meaning"], field_rows(name, definition, modes)))
-            continue
-        parts.append(f"`{name}`: {prose(definition.get('description', ''))}")
-        parts.append(table(["field", "type", "meaning"], field_rows(name, definition)))
-    return "\n\n".join(parts)
+        values[f"fields_{name}"] = f"`{name}`: {prose(definition.get('description', ''))}\n\n" + table(
+            ["field", "type", "meaning"], field_rows(name, definition)
+        )
+    return values
 
 
 #: Example values for the fields of an action (a new field fails the run until it is added).
@@ -893,79 +722,35 @@ ACTION_EXAMPLE = {
 }
 
 
-def actions_section() -> str:
+def actions_table() -> str:
     rows = []
     for cls in typing.get_args(Action):
         example = cls(**{f.name: ACTION_EXAMPLE[f.name] for f in dataclasses.fields(cls)}).to_json()
         rows.append([f"`{example['type']}`", f"`{flat(example)}`", docstring(cls)])
-    return f"""
-## Actions
-
-The `action` of `act`, as `fabula.rules.actions` writes and reads them (one example each). `seat`
-may be left out: the server fills in the sender's seat, and refuses another (`not_your_seat`). Card
-ids are those of the room's decks; slots are numbered from 1 as on the table.
-
-{table(["type", "example", "what it does"], rows)}
-"""
+    return table(["type", "example", "what it does"], rows)
 
 
-def errors_section() -> str:
+def error_values() -> dict[str, object]:
     codes = error_codes()
-    sent = [code for code in codes if code.reach]
-    kept = [code for code in codes if not code.reach]
-    enums = "\n".join(f"- `{cls.__name__}` (`{cls.__module__}`): {docstring(cls)}" for cls in CODE_ENUMS)
-    rows = [
-        [f"`{code}`", f"`{type(code).__name__}`", SENT[code.reach], http_status(code), code.meaning] for code in sent
-    ]
-    kept_rows = [[f"`{code}`", f"`{type(code).__name__}`", code.meaning] for code in kept]
-    return f"""
-## Error codes
-
-Every refusal's `code` is a member of an enum, one per layer, kept with that layer's errors:
-
-{enums}
-
-Each member (a `fabula.errors.ErrorCode`) holds its code string, the HTTP status it is sent with,
-what it means, and where the server can send it; the tables below are written from them. *Sent*:
-as an `error` on the WebSocket (which has no status), as an HTTP answer's `{{"error": …}}` body,
-or both. The `message` that comes with a code says more, for people, and differs from case to
-case.
-
-{table(["code", "layer", "sent", "HTTP status", "meaning"], rows)}
-
-Raised but never sent by the server — met only outside a live game (`fabula score` checking a
-whole round, a stored game read back), or caught where they are raised:
-
-{table(["code", "layer", "meaning"], kept_rows)}
-"""
+    sent = [[f"`{code}`", f"`{type(code).__name__}`", SENT[code.reach], http_status(code), code.meaning]
+            for code in codes if code.reach]  # fmt: skip
+    kept = [[f"`{code}`", f"`{type(code).__name__}`", code.meaning] for code in codes if not code.reach]
+    return {
+        "error_enums": "\n".join(f"- `{cls.__name__}` (`{cls.__module__}`): {docstring(cls)}" for cls in CODE_ENUMS),
+        "sent_codes": table(["code", "layer", "sent", "HTTP status", "meaning"], sent),
+        "kept_codes": table(["code", "layer", "meaning"], kept),
+    }
 
 
-def exchange_section(ex: Exchange) -> str:
-    names = ", ".join(f"{p.name} ({p.colour})" for p in ex.players)
-    parts = [
-        f"""
-## A worked exchange: one full round
-
-A real server (`create_app`, served by uvicorn on a loopback port inside `tools/protocol_doc.py`),
-made reproducible: its clock reads {CLOCK_START:,.1f} and then one second more at every reading,
-its random numbers (room code, game seed) come from `random.Random({SERVER_SEED})`, and seat tokens
-from a seeded generator in place of `secrets` (they look like real ones). `public_url` is
-`{PUBLIC_URL}`. Three people, {names}, play odyssey through the first round. Each step waits until
-every message it causes has arrived before the next one starts.
-
-How to read it: `→` is what a client sends, `←` what it receives; for HTTP, the request and the
-answer. Every message sent and received is shown, in order per connection (each step lists the
-sender first, then the connections in a fixed order — not interleaved by time). JSON is
-re-indented for reading; the values and key order are as on the wire. **States are shortened:**
-the first state on each connection is shown in full; after that, a state is shown as the fields
-that differ from the previous state on the same connection (a path like `room.members[1].seat`,
-then the new value; an array of objects of the same length item by item, anything else whole).
-Every other field is unchanged; nothing else is left out.
-"""
-    ]
-    for number, step in enumerate(ex.steps, 1):
-        parts.append(f"### {number}. {step.title}\n\n{step.prose}\n\n" + block("\n".join(step.lines), "text"))
-    return "\n\n".join(part.strip("\n") for part in parts)
+def exchange_values(ex: Exchange) -> dict[str, object]:
+    return {
+        "clock_start": f"{CLOCK_START:,.1f}",
+        "server_seed": SERVER_SEED,
+        "public_url": PUBLIC_URL,
+        "players": ", ".join(f"{p.name} ({p.colour})" for p in ex.players),
+        **ex.roles,
+        **{name: block("\n".join(lines), "text") for name, lines in ex.steps.items()},
+    }
 
 
 # ====================================================================== command line
