@@ -15,7 +15,7 @@ own_card
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .errors import IllegalAction, RuleCode
 from .modes import Ruleset
@@ -29,10 +29,15 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
     seats in messages.
     """
     label = names or [f"seat {s}" for s in range(rules.seats)]
+    owner_of = _check_plays(facts, rules, label)
+    _check_votes(facts, rules, label, owner_of)
+    _check_red(facts, rules, owner_of)
+
+
+def _check_plays(facts: RoundFacts[int, str], rules: Ruleset, label: Sequence[str]) -> dict[str, int]:
+    """Who must have played how many cards; the owner of each card on the table."""
     seats, storyteller = range(rules.seats), facts.storyteller
     mode = rules.mode
-
-    # Who must have played how many cards.
     for seat in facts.played:
         if seat not in seats:
             raise IllegalAction(RuleCode.UNKNOWN_SEAT, f"Cards played by {seat!r}, who is not at the table.")
@@ -69,8 +74,14 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
             if card in owner_of:
                 raise IllegalAction(RuleCode.DUPLICATE_CARD, f"Card {card!r} is on the table twice.")
             owner_of[card] = seat
+    return owner_of
 
-    # Who votes, with which tokens (the same hook the live game asks).
+
+def _check_votes(
+    facts: RoundFacts[int, str], rules: Ruleset, label: Sequence[str], owner_of: Mapping[str, int]
+) -> None:
+    """Who votes, with which tokens (the same hook the live game asks)."""
+    seats, storyteller = range(rules.seats), facts.storyteller
     played = [facts.played.get(seat) for seat in seats]
     voters = set(rules.voters(storyteller, rules.players(storyteller), played))
     for seat in facts.votes:
@@ -79,7 +90,7 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
         if seat not in voters:
             if seat == storyteller:
                 raise IllegalAction(
-                    RuleCode.STORYTELLER_VOTES, f"The storyteller ({label[seat]}) does not vote in {mode.name}."
+                    RuleCode.STORYTELLER_VOTES, f"The storyteller ({label[seat]}) does not vote in {rules.mode.name}."
                 )
             raise IllegalAction(RuleCode.NOT_A_VOTER, f"{label[seat]} played a card this turn, so does not vote.")
     for seat in sorted(voters):
@@ -101,13 +112,16 @@ def check_round(facts: RoundFacts[int, str], rules: Ruleset, names: Sequence[str
         except IllegalAction as refused:
             raise IllegalAction(refused.code, f"{label[seat]}: {refused.message}") from None
 
-    # The red token.
+
+def _check_red(facts: RoundFacts[int, str], rules: Ruleset, owner_of: Mapping[str, int]) -> None:
+    """The red token: on a card of the table in party mode, and nowhere in the others."""
+    mode = rules.mode
     if mode.red_token:
         if facts.red is None:
             raise IllegalAction(RuleCode.RED_REQUIRED, "In party mode the storyteller places the red token on a card.")
         if facts.red not in owner_of:
             raise IllegalAction(RuleCode.UNKNOWN_CARD, f"The red token is on {facts.red!r}, which is not on the table.")
-        if rules.options.party_red_target == "not_own_card" and owner_of[facts.red] == storyteller:
+        if rules.options.party_red_target == "not_own_card" and owner_of[facts.red] == facts.storyteller:
             raise IllegalAction(
                 RuleCode.OWN_CARD, "The red token cannot go on the storyteller's own card (party_red_target)."
             )
