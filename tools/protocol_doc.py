@@ -39,7 +39,7 @@ from typing import Any
 import httpx
 import msgspec
 
-import fabula.server.rooms as rooms_module
+import fabula.server.holding as rooms_module
 import fabula.server.seats as seats_module
 from fabula import protocol
 from fabula.client import Client, Received, encode

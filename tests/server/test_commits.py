@@ -15,10 +15,11 @@ from fabula.server.connections import Connection, TokenBucket
 from fabula.server.entries import Created, Joined, Said, TeamsSet
 from fabula.server.errors import RoomError
 from fabula.server.fanout import FanOut
+from fabula.server.live_room import LiveRoom, replay
 from fabula.server.metrics import Metrics
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
-from fabula.server.rooms import LiveRoom, Rooms, replay
+from fabula.server.rooms import Rooms
 from fabula.store import LocalBus, SqliteStore, StoredEntry
 
 pytestmark = pytest.mark.anyio
@@ -206,16 +207,11 @@ async def test_a_message_sent_again_while_its_entry_is_being_stored_is_acknowled
 
 async def another_process_on(store: SlowStore) -> tuple[Rooms, LiveRoom]:
     """A second process holding room ABCDE as it is stored now, as several processes share one."""
-    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time, shared=True)
     replayed = replay("ABCDE", await store.load("ABCDE"))
     assert replayed is not None
     live = LiveRoom(replayed)
     rooms.hold(live)
-
-    async def never_loaded(code: str) -> LiveRoom:
-        raise AssertionError(code)
-
-    rooms.load_missing = never_loaded  # (set with several processes)
     return rooms, live
 
 
@@ -291,6 +287,9 @@ class FailingListener:
             raise RuntimeError("a bug in a listener")
 
     def refreshed(self, live: LiveRoom) -> None:
+        del live
+
+    async def loaded(self, live: LiveRoom) -> None:
         del live
 
 

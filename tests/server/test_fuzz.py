@@ -1345,7 +1345,7 @@ async def test_connections_and_rooms_per_address_are_bounded(tmp_path: Path) -> 
             assert (await client.request({"type": "ping"}))["type"] == "pong"
         await clients[0].close()
         for _ in range(100):  # the server notices the close
-            if await on_server(server, lambda: sum(server.service.admission.held.values())) < 3:
+            if await on_server(server, lambda: sum(server.service.conversation.admission.held.values())) < 3:
                 break
             await asyncio.sleep(0.02)
         again = Client(server.url, seat["code"], seat["token"])

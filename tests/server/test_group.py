@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from fabula.server import invite as invite_module
-from fabula.server.rooms import replay
+from fabula.server.live_room import replay
 from fabula.server.seats import IN_USE_SECONDS
 
 from .harness import Client, LiveServer, create_room, join_room, live_server

@@ -26,8 +26,8 @@ from fabula.rules.clues import clean_clue
 from fabula.server.backends import describe
 from fabula.server.config import Config, add_arguments, from_arguments
 from fabula.server.entries import Acted, decode
+from fabula.server.holding import CODE_ALPHABET
 from fabula.server.room_settings import COLOURS
-from fabula.server.rooms import CODE_ALPHABET
 
 from .harness import Client, LiveServer, create_room, live_server
 

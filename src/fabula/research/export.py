@@ -104,7 +104,7 @@ def read_album(path: str | Path, *, party: bool = False) -> list[dict[str, Any]]
 
 
 async def _store_rows(path: Path, party: bool) -> list[dict[str, Any]]:
-    from fabula.server.rooms import replay
+    from fabula.server.live_room import replay
     from fabula.store.sqlite import SqliteStore
 
     store = SqliteStore(path)

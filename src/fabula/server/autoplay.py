@@ -103,14 +103,15 @@ class AutoPlayers:
         *,
         memory: bool,
         store: EventStore | None = None,
+        own_cards: Callable[[str], Awaitable[tuple[Card, ...]]] | None = None,
         memory_rounds: int = 20_000,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.library = library
         self.memory_enabled = memory
         self.store = store
-        #: reads a room's own pictures as cards (the service sets it once it has a picture store)
-        self.own_cards: Callable[[str], Awaitable[tuple[Card, ...]]] | None = None
+        #: reads a room's own pictures as cards (None: no picture store)
+        self.own_cards = own_cards
         self.memory_rounds = memory_rounds
         self.clock = clock
         self._memory: ClueMemory | None = None

@@ -23,9 +23,9 @@ import asyncpg
 from redis.exceptions import RedisError
 
 from fabula.store import Bus, EventStore, Lease, LocalBus, PostgresStore, RedisBus, RedisPresence, SqliteStore
-from fabula.store.owners import RoomOwners
 from fabula.store.pictures import PictureStore, SqlitePictures
 
+from .cluster.owners import RoomOwners
 from .config import Config, redacted
 
 log = logging.getLogger("fabula.server")

@@ -14,7 +14,7 @@ from fabula import protocol as p
 
 from .entries import AnyEntry, Joined, Left, Said
 from .errors import RoomCode
-from .rooms import LiveRoom
+from .live_room import LiveRoom
 
 
 class FanOut:
@@ -32,6 +32,9 @@ class FanOut:
 
     def refreshed(self, live: LiveRoom) -> None:
         self.states(live)
+
+    async def loaded(self, live: LiveRoom) -> None:
+        del live  # (nobody is connected to a room just loaded)
 
     def states(self, live: LiveRoom) -> None:
         """Every connection of the room gets its member's new snapshot."""

@@ -40,8 +40,8 @@ from fabula.story import Album
 from fabula.story.picture import TooTall, cards_needed, render_album
 
 from .errors import RoomCode, RoomError
+from .live_room import LiveRoom
 from .pictures import PictureRoutes, Refused
-from .rooms import LiveRoom
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 #: The card width the picture is drawn from: its thumbnails are smaller (a card drawn the first

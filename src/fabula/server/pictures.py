@@ -50,8 +50,9 @@ from fabula.store.pictures import DeckFull, NewPicture, PictureStore, StoredPict
 from fabula.text import TextRefused, caption_text
 
 from .config import Config
+from .live_room import LiveRoom
 from .responses import error_response
-from .rooms import LiveRoom, Rooms
+from .rooms import Rooms
 from .seats import token_hash
 
 log = logging.getLogger("fabula.server")

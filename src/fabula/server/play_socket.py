@@ -15,10 +15,9 @@ from urllib.parse import urlsplit
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fabula.store.owners import Line
-
+from .cluster.relay import Relaying, relay_socket
 from .config import Config
-from .connections import CLOSE_BAD_ORIGIN, CLOSE_REASONS, CLOSE_RECONNECT, CLOSE_TOO_MANY, Connection, TokenBucket
+from .connections import CLOSE_BAD_ORIGIN, CLOSE_REASONS, CLOSE_TOO_MANY, Connection, TokenBucket
 from .metrics import Metrics
 from .service import RoomService
 
@@ -52,7 +51,8 @@ class PlaySocket:
             await websocket.close(code=CLOSE_BAD_ORIGIN, reason=CLOSE_REASONS[CLOSE_BAD_ORIGIN])
             return
         address = websocket.client.host if websocket.client else "unknown"
-        if not self.service.admit(address):
+        conversation, cluster = self.service.conversation, self.service.cluster
+        if not conversation.admit(address):
             self.metrics.errors.labels("too_many_connections").inc()
             await websocket.accept()
             await websocket.close(code=CLOSE_TOO_MANY, reason=CLOSE_REASONS[CLOSE_TOO_MANY])
@@ -64,19 +64,28 @@ class PlaySocket:
         )
         connection.code = websocket.path_params["code"].upper()
         await websocket.accept()
+        receive = functools.partial(_receive, websocket)
         relaying = Relaying(connection)
-        line = await self.service.relay(connection, relaying)
+        line = await cluster.relay(connection, relaying)
         if line is not None:
-            await _relay(websocket, connection, self.service, relaying, line)
+            await relay_socket(
+                websocket,
+                receive,
+                relaying,
+                line,
+                serving=conversation,
+                unrelay=cluster.unrelay,
+                max_message_bytes=self.config.max_message_bytes,
+            )
             return
         sender = asyncio.create_task(_send_forever(websocket, connection))
         closing: int | None = None
         try:
-            closing = await self.service.converse(connection, functools.partial(_receive, websocket))
+            closing = await conversation.converse(connection, receive)
         except WebSocketDisconnect:
             pass
         finally:
-            self.service.release(connection)
+            conversation.release(connection)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -105,55 +114,3 @@ async def _receive(websocket: WebSocket) -> bytes | str | None:
         return None
     data: bytes | str | None = message.get("text")
     return data if data is not None else message.get("bytes") or b""
-
-
-#: what a relayed connection's outbox holds last, once the owner closed it (`Relaying`)
-_SHUT = b"(shut)"  # (compared by identity: a message that came in is never this object)
-
-
-class Relaying:
-    """This process's end of a connection it relays to its room's owner (`RoomService.relay`):
-    what the owner sends goes into the connection's outbox, then, once the owner closes it (or
-    is gone), the close."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.closing = CLOSE_RECONNECT
-
-    def received(self, data: bytes, state: bool) -> None:
-        self.connection.outbox.put(data, is_state=state)
-
-    def ended(self, code: int | None) -> None:
-        self.closing = CLOSE_RECONNECT if code is None else code
-        self.connection.outbox.put(_SHUT)
-
-
-async def _relay(
-    websocket: WebSocket, connection: Connection, service: RoomService, relaying: Relaying, line: Line
-) -> None:
-    """Pass a client connection on to its room's owner until either side closes it."""
-    sender = asyncio.create_task(_send_relayed(websocket, connection, relaying))
-    # the owner refuses what is over its limit by the first bytes alone: a peer link never
-    # carries more than that
-    limit = service.config.max_message_bytes + 1
-    try:
-        while (message := await _receive(websocket)) is not None:
-            data = (message.encode() if isinstance(message, str) else message)[:limit]
-            if service.paced(connection, data):
-                line.inbound(data)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        service.unrelay(line)
-        service.release(connection)
-        if not sender.done():
-            sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
-
-
-async def _send_relayed(websocket: WebSocket, connection: Connection, relaying: Relaying) -> None:
-    while (data := await connection.outbox.get()) is not _SHUT:
-        await websocket.send_text(data.decode())
-    code = relaying.closing
-    await websocket.close(code=code, reason=CLOSE_REASONS.get(code, ""))

@@ -87,7 +87,7 @@ class RoomRoutes:
             )
         except RulesError as error:
             return self.refused(error)
-        await self.service.claim(seat.code)
+        await self.service.cluster.claim(seat.code)
         return JSONResponse(
             {
                 "code": seat.code,
@@ -151,7 +151,7 @@ class RoomRoutes:
         """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
         try:
             room = (await self.service.rooms.find(request.path_params["code"])).room
-            own = await self.service.own_cards(room.code) if OWN_DECK in room.settings.decks else ()
+            own = await self.service.parts.own_cards(room.code) if OWN_DECK in room.settings.decks else ()
             found = self.library.cards(room.settings.decks, own)
         except RulesError as error:
             return self.refused(error)

@@ -16,178 +16,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Callable
 
 from fabula.rules import RulesError
 from fabula.store import Bus, EventStore, SeqTaken, StoredEntry
 
 from .entries import AnyEntry, Joined, Said, decode, encode
-from .errors import RoomCode, RoomError
+from .errors import RoomError
+from .holding import HeldRooms
+from .live_room import RECENT, LiveRoom, PendingCommit, conflict, no_room, replay, store_failed
 from .metrics import Metrics
-from .presence import Presence
 from .room import Room
 
 log = logging.getLogger("fabula.server")
 
-#: Room codes avoid look-alikes: no 0/O, 1/I/L, no U/V.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789"
-CODE_LENGTH = 5
 #: How often a request is tried on a room that other processes keep changing under it.
 COMMIT_ATTEMPTS = 5
-#: How many of its newest entries a room keeps as stored (`LiveRoom.recent`).
-RECENT = 64
 
 
-@dataclass(eq=False)
-class LiveRoom:
-    """A room this process holds: its state, who is here, and the tasks that serve it."""
-
-    room: Room
-    presence: Presence = field(default_factory=Presence)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: set whenever something may have changed what is due (the scheduler waits on it)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    scheduler: asyncio.Task[None] | None = None
-    #: the address that created the room here (its rooms count toward that address's limit)
-    created_by: str = ""
-    #: the newest seq another process announced; a task (`follower`) catches up to it
-    behind: int = -1
-    follower: asyncio.Task[None] | None = None
-    #: requests waiting for the room's lock, to be committed together by whoever gets it first
-    requests: list[_Request] = field(default_factory=list)
-    #: set when memory may hold entries from this seq on that the store does not (an append
-    #: failed and the store could not be read either): the room goes back to the store first
-    stale_since: int | None = None
-    #: the room's newest entries as stored (seq, bytes), made here or followed: what an owner
-    #: sends back to a process that asked for one, which applies them without reading the store
-    recent: deque[StoredEntry] = field(default_factory=lambda: deque(maxlen=RECENT))
-    #: entries another process announced while the room was busy here, by seq: applied by the
-    #: follower (`Rooms.catch_up`) instead of reading the store, if they follow on
-    carried: dict[int, bytes] = field(default_factory=dict)
-
-
-@dataclass(eq=False, slots=True)
-class _Request:
-    """A `Rooms.commit` waiting for its room: the entry (or how to make it) and its answer."""
-
-    make: AnyEntry | Callable[[Room], AnyEntry]
-    retry: bool
-    done: asyncio.Future[int]
-
-
-class Listener(Protocol):
-    """What hears of every change to a held room."""
-
-    def entry(self, live: LiveRoom, entry: AnyEntry, *, here: bool) -> None:
-        """``entry`` was applied: committed by this process (``here``) or followed
-        from another (then `refreshed` comes once the batch is applied)."""
-
-    def refreshed(self, live: LiveRoom) -> None:
-        """The room, or who is in it, changed other than by one entry of this process's own."""
-
-
-def replay(code: str, stored: list[StoredEntry]) -> Room | None:
-    """The room its entries make; None if there are none."""
-    if not stored:
-        return None
-    room = Room(code)
-    for item in stored:
-        room.apply(decode(item.data))
-    return room
-
-
-def _fail(requests: list[_Request], error: BaseException) -> None:
+def _fail(requests: list[PendingCommit], error: BaseException) -> None:
     """Answer those of ``requests`` not answered yet with ``error``."""
     for request in requests:
         if not request.done.done():
             request.done.set_exception(error)
 
 
-def no_room(code: str) -> RoomError:
-    return RoomError(RoomCode.NO_ROOM, f"There is no room {code!r}; check the code.")
+class Rooms(HeldRooms):
+    """The held rooms, and the one way each changes."""
 
-
-def store_failed() -> RoomError:
-    return RoomError(RoomCode.STORE_FAILED, "The server could not save that; try again.")
-
-
-def conflict() -> RoomError:
-    return RoomError(RoomCode.CONFLICT, "Someone else changed the room at the same moment; try again.")
-
-
-class Rooms:
-    """The held rooms, by code, and the one way each changes."""
-
-    def __init__(self, store: EventStore, bus: Bus, metrics: Metrics, clock: Callable[[], float]) -> None:
-        self.store, self.bus, self.metrics, self.clock = store, bus, metrics, clock
-        self.held: dict[str, LiveRoom] = {}
-        self.listeners: list[Listener] = []
-        #: set with several processes: loads a room this process does not hold from the store
-        self.load_missing: Callable[[str], Awaitable[LiveRoom]] | None = None
-        #: rooms being loaded now, so that two requests share one load
-        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+    def __init__(
+        self, store: EventStore, bus: Bus, metrics: Metrics, clock: Callable[[], float], *, shared: bool = False
+    ) -> None:
+        super().__init__(store, bus, metrics, clock, shared=shared)
         #: rooms going back to what is stored after a commit was stopped mid-append
         self._rebuilding: set[asyncio.Future[None]] = set()
-
-    # ------------------------------------------------------------------ finding
-
-    def live(self, code: str) -> LiveRoom:
-        """Room ``code`` if this process holds it (a greeted connection's room always is)."""
-        live = self.held.get(code.upper())
-        if live is None:
-            raise no_room(code)
-        return live
-
-    async def find(self, code: str) -> LiveRoom:
-        """Room ``code``; with several processes, loaded from the store if this process does not
-        hold it yet. `RoomError` ``no_room`` if there is no such room."""
-        key = code.upper()
-        if key in self.held or self.load_missing is None:
-            return self.live(code)
-        if len(key) != CODE_LENGTH or not set(key) <= set(CODE_ALPHABET):
-            return self.live(code)  # no code was ever made like that: no need to ask the store
-        loading = self._loading.get(key)
-        if loading is None:
-            loading = asyncio.ensure_future(self.load_missing(key))
-            self._loading[key] = loading
-            loading.add_done_callback(self._loaded)
-        # shielded: a client that goes away does not cancel a load another request waits for
-        return await asyncio.shield(loading)
-
-    def _loaded(self, task: asyncio.Task[LiveRoom]) -> None:
-        for code, loading in list(self._loading.items()):
-            if loading is task:
-                del self._loading[code]
-        if not task.cancelled():
-            task.exception()  # retrieved here too: every client that waited for it may have gone
-
-    def hold(self, live: LiveRoom) -> None:
-        self.held[live.room.code] = live
-        self.bus.hear(live.room.code)
-        self.metrics.rooms.set(len(self.held))
-
-    def unload(self, code: str) -> None:
-        """Let go of room ``code`` (it stays in the store): nobody here uses it any more."""
-        live = self.held.pop(code, None)
-        if live is None:
-            return
-        self.bus.unhear(code)
-        self.metrics.rooms.set(len(self.held))
-        if live.lock.locked():
-            # In the middle of storing an entry: cancelled now, it might be stored and never
-            # announced. Its loops see that the room is let go, and end, once it is done.
-            live.wake.set()
-            return
-        for task in (live.scheduler, live.follower):
-            if task is not None:
-                task.cancel()
-
-    async def rebuild(self, code: str) -> Room | None:
-        """Room ``code`` as its stored log makes it; None if nothing is stored."""
-        return replay(code, await self.store.load(code))
 
     # ------------------------------------------------------------------ the one way a room changes
 
@@ -209,7 +71,7 @@ class Rooms:
         are not made again (the host hand-off passes ``retry=False``; a bot's move refuses itself
         once the room changed): what is due is planned again from the new state instead."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        live.requests.append(_Request(make, retry, done))
+        live.requests.append(PendingCommit(make, retry, done))
         async with live.lock:
             if not done.done():
                 waiting, live.requests = live.requests, []
@@ -275,12 +137,12 @@ class Rooms:
             await self._restored(live)
             return live.room.client_ids.get(key)
 
-    async def _commit_locked(self, live: LiveRoom, requests: list[_Request]) -> None:
+    async def _commit_locked(self, live: LiveRoom, requests: list[PendingCommit]) -> None:
         """The one commit path, in the room's lock (held): each request applied in turn (a refused
         one fails alone), the entries made stored in one append, then announced. If another
         process stored an entry at that seq first, the room is rebuilt from the store and the
         requests are made again on the room as it now is (a refused one too: the room that
-        refused it was behind) — those that may be (`_Request.retry`), up to `COMMIT_ATTEMPTS`."""
+        refused it was behind) — those that may be (`PendingCommit.retry`), up to `COMMIT_ATTEMPTS`."""
         for attempt in range(COMMIT_ATTEMPTS):
             if attempt:
                 for request in requests:
@@ -317,13 +179,13 @@ class Rooms:
 
     @staticmethod
     def _apply(
-        room: Room, requests: list[_Request], *, again: bool
-    ) -> tuple[list[tuple[_Request, AnyEntry]], list[tuple[_Request, RulesError]]]:
+        room: Room, requests: list[PendingCommit], *, again: bool
+    ) -> tuple[list[tuple[PendingCommit, AnyEntry]], list[tuple[PendingCommit, RulesError]]]:
         """Apply each request in turn to ``room``: those made (with their entries) and those the
         room refused. A request failing otherwise fails at once; one made already (``again``: the
         room was rebuilt, and another process may have made it) is answered with its seq."""
-        made: list[tuple[_Request, AnyEntry]] = []
-        refused: list[tuple[_Request, RulesError]] = []
+        made: list[tuple[PendingCommit, AnyEntry]] = []
+        refused: list[tuple[PendingCommit, RulesError]] = []
         for request in requests:
             try:
                 entry = request.make(room) if callable(request.make) else request.make
@@ -341,13 +203,13 @@ class Rooms:
                 made.append((request, entry))
         return made, refused
 
-    async def _behind(self, live: LiveRoom, refused: list[tuple[_Request, RulesError]]) -> bool:
+    async def _behind(self, live: LiveRoom, refused: list[tuple[PendingCommit, RulesError]]) -> bool:
         """Whether requests the room refused (and nothing else was made with) should be made again:
         with several processes another one may have stored entries this one has not heard of yet
         (its notice is on the way, or it died before sending one), and on the room as stored the
         request may be legal, or even made already (a message sent again through another process).
         The room catches up with the store; if the store cannot say, the requests fail for now."""
-        if self.load_missing is None:  # (one process: the room is the store)
+        if not self.shared:  # (one process: the room is the store)
             return False
         try:
             return await self._catch_up_locked(live, ask_store=True)
@@ -356,7 +218,10 @@ class Rooms:
             return False
 
     async def _stored(
-        self, live: LiveRoom, made: list[tuple[_Request, AnyEntry]], refused: list[tuple[_Request, RulesError]]
+        self,
+        live: LiveRoom,
+        made: list[tuple[PendingCommit, AnyEntry]],
+        refused: list[tuple[PendingCommit, RulesError]],
     ) -> bool:
         """Append ``made``'s entries (applied to ``live``'s room from its seq before them) and
         announce them; False if another process took that seq (the room is rebuilt from the
@@ -510,11 +375,3 @@ class Rooms:
             changed = changed or not isinstance(entry, Said)
         if changed and announce:
             self._refreshed(live)
-
-    def _refreshed(self, live: LiveRoom) -> None:
-        for listener in self.listeners:
-            listener.refreshed(live)
-
-    def refreshed(self, live: LiveRoom) -> None:
-        """Who is in ``live``'s room changed (a connection came or went, here or elsewhere)."""
-        self._refreshed(live)

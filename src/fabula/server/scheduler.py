@@ -25,9 +25,10 @@ from .autoplay import STAND_IN_LEVEL, AutoPlayers, stand_in_language
 from .config import Config
 from .entries import Acted, AnyEntry, HostPassed, Said
 from .errors import RoomCode, RoomError
+from .live_room import LiveRoom
 from .metrics import Metrics
 from .room import Room
-from .rooms import LiveRoom, Rooms
+from .rooms import Rooms
 
 log = logging.getLogger("fabula.server")
 
@@ -51,12 +52,12 @@ class Scheduler:
         *,
         clock: Callable[[], float],
         rng: Callable[[], random.Random],
+        lease: Lease | None = None,
     ) -> None:
+        """``rng``: the service's random source (tests replace it), read when a bot moves;
+        ``lease``: who makes a scheduled entry (None with one process: this one)."""
         self.rooms, self.autoplay, self.config, self.metrics, self.clock = rooms, autoplay, config, metrics, clock
-        #: the service's random source (tests replace it), read when a bot moves
-        self.rng = rng
-        #: None with one process: every scheduled entry is this process's to make
-        self.lease: Lease | None = None
+        self.rng, self.lease = rng, lease
 
     # ------------------------------------------------------------------ listening
 
@@ -66,6 +67,9 @@ class Scheduler:
 
     def refreshed(self, live: LiveRoom) -> None:
         live.wake.set()
+
+    async def loaded(self, live: LiveRoom) -> None:
+        self.start(live)  # its timers and bots resume
 
     # ------------------------------------------------------------------ the loop
 

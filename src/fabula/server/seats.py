@@ -24,9 +24,11 @@ from fabula.protocol.settings import RoomSettings
 from .config import Config
 from .entries import Created, Joined
 from .errors import RoomCode, RoomError
+from .holding import CODE_ALPHABET, CODE_LENGTH
+from .live_room import LiveRoom
 from .room import Room
 from .room_settings import COLOURS, NAME_MAX
-from .rooms import CODE_ALPHABET, CODE_LENGTH, LiveRoom, Rooms
+from .rooms import Rooms
 
 log = logging.getLogger("fabula.server")
 

@@ -26,12 +26,20 @@ log = logging.getLogger("fabula.server")
 
 
 class Sweeper:
-    def __init__(self, rooms: Rooms, autoplay: AutoPlayers, config: Config, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        autoplay: AutoPlayers,
+        config: Config,
+        clock: Callable[[], float],
+        *,
+        pictures: PictureStore | None,
+        cluster_sweep: Callable[[], Awaitable[list[str]]] | None = None,
+    ) -> None:
+        """``pictures``: the rooms' own pictures, deleted with their rooms; ``cluster_sweep``:
+        with several processes, the cluster's sweep, which knows what the others hold."""
         self.rooms, self.autoplay, self.config, self.clock = rooms, autoplay, config, clock
-        #: set with several processes: the cluster's sweep, which knows what the others hold
-        self.cluster_sweep: Callable[[], Awaitable[list[str]]] | None = None
-        #: the rooms' own pictures, deleted with their rooms
-        self.pictures: PictureStore | None = None
+        self.pictures, self.cluster_sweep = pictures, cluster_sweep
 
     async def forever(self) -> None:
         while True:

@@ -14,7 +14,7 @@ does). Each process listens on ``host`` (``--peer-host``) at a port of its own, 
 the owner keys it holds is its address, ``TOKEN@HOST:PORT``, so an asker knows where to connect.
 A link opens with the deployment's secret (made by the first process, kept in Redis at
 ``{namespace}:peers:secret``): only processes that can read the deployment's Redis can ask. A
-frame is a 4-byte big-endian length and a msgpack message (`Hello`, `Ask`, `Answer`).
+frame is a `fabula.server.cluster.links` message (`Hello`, `Ask`, `Answer`, …).
 
 Nothing here is needed for correctness, only for speed: when the owner cannot be asked (nobody
 listens at its address, as after a ``kill -9``; its link breaks; no answer in time; Redis away)
@@ -23,9 +23,6 @@ cleared by the first process that finds nobody at its address, so the room has a
 once, not after the key's ttl. What an asker read of a room's owner it keeps until that owner
 cannot be reached or answers that the room moved (`Answer.moved`): an owner that let a room go
 takes it back if nobody else did, or names the process that did.
-
->>> Ask(request=7, code="ABCDE", member=2, message=b'{"type":"say","text":"hi"}').request
-7
 """
 
 from __future__ import annotations
@@ -35,19 +32,17 @@ import contextlib
 import itertools
 import logging
 import secrets
-import struct
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Protocol, cast
 
-import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .lease import CLEAR_IF_HOLDER
+from fabula.store.lease import CLEAR_IF_HOLDER
 
-log = logging.getLogger("fabula.store")
+from .links import Accepted, Answer, Ask, Frame, Hello, Host, Inbound, Line, Open, Outbound, Peer, PeerLink, Shut
+
+log = logging.getLogger("fabula.server")
 
 #: How long an owner's key lives unless renewed (a renewal comes every third of it).
 OWNER_SECONDS = 6.0
@@ -57,8 +52,6 @@ KNOWN_SECONDS = 60.0
 ASK_SECONDS = 5.0
 #: How long opening a link to another process may take.
 CONNECT_SECONDS = 1.0
-#: The largest frame a link reads (a client message is at most a few tens of KB).
-MAX_FRAME = 1 << 22
 
 _RENEW = """
 local renewed = 0
@@ -70,194 +63,6 @@ for i, key in ipairs(KEYS) do
 end
 return renewed
 """
-
-
-class Hello(msgspec.Struct, frozen=True, tag="hello"):
-    """The first frame on a link: the deployment's secret."""
-
-    secret: str
-
-
-class Ask(msgspec.Struct, frozen=True, tag="ask"):
-    """A request for the owner of room ``code``: client ``message`` (its JSON) of ``member``,
-    from a process whose room is at ``since`` (the owner's answer brings it the entries from
-    there on)."""
-
-    request: int
-    code: str
-    member: int
-    message: bytes
-    since: int = 0
-
-
-class Answer(msgspec.Struct, frozen=True, tag="answer"):
-    """The owner's answer: the entry's ``seq`` (and the room's ``entries`` as stored, the last
-    at ``seq``, from the asker's ``since`` on as far as the owner has them at hand), or a
-    refusal's ``error`` code and words; or, from a process that no longer owns the room, who
-    does (``moved``; ``""``: nobody could be named)."""
-
-    request: int
-    seq: int | None = None
-    entries: list[bytes] = msgspec.field(default_factory=list)
-    error: str | None = None
-    text: str = ""
-    moved: str | None = None
-
-
-class Open(msgspec.Struct, frozen=True, tag="open"):
-    """A client connection to room ``code``, relayed whole to the room's owner by the process it
-    reached (``address``: the client's, for the owner's logs). The owner answers `Shut` if it
-    does not own the room, else takes the connection as its own; the relaying process forwards
-    nothing before (`Accepted`)."""
-
-    session: int
-    code: str
-    address: str
-
-
-class Accepted(msgspec.Struct, frozen=True, tag="accepted"):
-    """The owner serves relayed connection ``session`` from now on."""
-
-    session: int
-
-
-class Inbound(msgspec.Struct, frozen=True, tag="in"):
-    """A message from a relayed connection's client, as it came."""
-
-    session: int
-    data: bytes
-
-
-class Outbound(msgspec.Struct, frozen=True, tag="out"):
-    """A message for a relayed connection's client; ``state``: a room state, which replaces an
-    unsent older one in the client's outbox."""
-
-    session: int
-    data: bytes
-    state: bool = False
-
-
-class Shut(msgspec.Struct, frozen=True, tag="shut"):
-    """A relayed connection ends: its client left (to the owner), or the owner closes it with
-    WebSocket close ``code`` (None: no particular reason) — or, in answer to `Open`, does not
-    take it (it does not own the room)."""
-
-    session: int
-    code: int | None = None
-
-
-_Frame = Hello | Ask | Answer | Open | Accepted | Inbound | Outbound | Shut
-_encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder(_Frame).decode
-_LENGTH = struct.Struct(">I")
-
-
-class PeerLink(asyncio.Protocol):
-    """One TCP connection between two processes: length-prefixed msgpack frames either way."""
-
-    def __init__(self, on_frame: Callable[[PeerLink, _Frame], None], on_lost: Callable[[PeerLink], None]) -> None:
-        self._on_frame, self._on_lost = on_frame, on_lost
-        self._buffer = bytearray()
-        #: frames sent in this turn of the event loop, written together at its end (one system
-        #: call for the states of a whole table, not one a state)
-        self._unwritten: list[bytes] = []
-        self.transport: asyncio.Transport | None = None
-        #: the other side said the deployment's secret (a served link; an opened one is trusted)
-        self.trusted = False
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is one, though not a subclass)
-
-    def data_received(self, data: bytes) -> None:
-        buffer = self._buffer
-        if buffer:
-            buffer += data
-            whole: bytes | bytearray = buffer
-        else:  # (the common case: the data ends with a whole frame, and nothing is copied)
-            whole = data
-        frames: list[_Frame] = []
-        start, length = 0, len(whole)
-        with memoryview(whole) as view:
-            while length - start >= _LENGTH.size:
-                (size,) = _LENGTH.unpack_from(whole, start)
-                if size > MAX_FRAME:
-                    self.close()
-                    return
-                end = start + _LENGTH.size + size
-                if length < end:
-                    break
-                try:
-                    frames.append(_decode(view[start + _LENGTH.size : end]))
-                except msgspec.DecodeError:
-                    log.warning("room owners: unreadable frame", extra={"data": repr(bytes(view[start : start + 80]))})
-                    self.close()
-                    return
-                start = end
-        # the rest, the start of a frame, waits for what follows (one copy, not one a frame)
-        if whole is buffer:
-            del buffer[:start]
-        else:
-            buffer += data[start:]
-        for frame in frames:
-            self._on_frame(self, frame)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        del exc  # (closed or broken: either way the link is gone)
-        self.transport = None
-        self._on_lost(self)
-
-    @property
-    def open(self) -> bool:
-        return self.transport is not None and not self.transport.is_closing()
-
-    def send(self, frame: _Frame) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            data = _encode(frame)
-            if not self._unwritten:
-                asyncio.get_running_loop().call_soon(self._write)
-            self._unwritten += (_LENGTH.pack(len(data)), data)
-
-    def _write(self) -> None:
-        unwritten, self._unwritten = self._unwritten, []
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.write(b"".join(unwritten))
-
-    def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()
-
-
-class Peer(Protocol):
-    """One end of a relayed connection: what hears of the traffic from the other end."""
-
-    def received(self, data: bytes, state: bool) -> None:
-        """A message from the other end (``state``: a room state, from the owner)."""
-
-    def ended(self, code: int | None) -> None:
-        """The other end closed the connection (with WebSocket close ``code``), or the link broke
-        (None)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A relayed connection as either end sends on it: its link and session number."""
-
-    link: PeerLink
-    session: int
-
-    def inbound(self, data: bytes) -> None:
-        self.link.send(Inbound(self.session, data))
-
-    def outbound(self, data: bytes, state: bool) -> None:
-        self.link.send(Outbound(self.session, data, state))
-
-    def shut(self, code: int | None = None) -> None:
-        self.link.send(Shut(self.session, code))
-
-
-#: What the owner does with a connection relayed to it (room, client address, line): the end that
-#: hears its client.
-Host = Callable[[str, str, Line], Peer]
 
 
 class RoomOwners:
@@ -464,7 +269,7 @@ class RoomOwners:
         self._links[owner] = link
         return link
 
-    def _heard(self, link: PeerLink, frame: _Frame) -> None:
+    def _heard(self, link: PeerLink, frame: Frame) -> None:
         """A frame on a link this process opened: an answer, or an owner's traffic for a
         connection relayed to it."""
         if isinstance(frame, Outbound):
@@ -552,7 +357,7 @@ class RoomOwners:
 
     # ------------------------------------------------------------------ answering
 
-    def _served(self, link: PeerLink, frame: _Frame) -> None:
+    def _served(self, link: PeerLink, frame: Frame) -> None:
         """A frame on a link another process opened to this one: its secret, then requests."""
         if not link.trusted:
             if isinstance(frame, Hello) and secrets.compare_digest(frame.secret, self._secret):
@@ -575,7 +380,7 @@ class RoomOwners:
             if hosted is not None:
                 hosted.ended(None)
 
-    async def _check_again(self, link: PeerLink, frame: _Frame) -> None:
+    async def _check_again(self, link: PeerLink, frame: Frame) -> None:
         """A link that did not open with this process's secret: Redis may have lost it and
         another process made a new one (read it again); anything else is shut out."""
         if isinstance(frame, Hello):

@@ -28,9 +28,10 @@ from collections.abc import Callable
 from fabula.rules import RulesError
 from fabula.store import HEARD, Lease, RedisPresence, Seen, StoredEntry, Subscription
 
-from .config import Config
-from .errors import RoomCode
-from .rooms import LiveRoom, Rooms
+from ..config import Config
+from ..errors import RoomCode
+from ..live_room import LiveRoom
+from ..rooms import Rooms
 
 log = logging.getLogger("fabula.server")
 
@@ -42,7 +43,7 @@ CATCH_UP_TRIES = 5
 DEAF_POLL_SECONDS = 0.5
 
 
-class Cluster:
+class Following:
     def __init__(
         self,
         rooms: Rooms,
@@ -152,7 +153,13 @@ class Cluster:
                     return
                 await asyncio.sleep(0.2 * failures)
 
-    async def arrived(self, live: LiveRoom) -> None:
+    def entry(self, live: LiveRoom, entry: object, *, here: bool) -> None:
+        del live, entry, here  # (the bus carries the entries to the others)
+
+    def refreshed(self, live: LiveRoom) -> None:
+        del live
+
+    async def loaded(self, live: LiveRoom) -> None:
         """A room just loaded here: who is connected to it elsewhere, and whatever was stored
         between its loading and now (a notice of that came before the room was held)."""
         code = live.room.code
