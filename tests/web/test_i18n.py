@@ -4,8 +4,8 @@ no English string is dead, and the Chinese files are really translated.
 The client (src/fabula/web/static) shows text only through ``t("key", params)``. Most keys are
 literal in the JS; a few families are built at run time (``colour.${colour}``, ``mode.${mode}``…):
 those are rebuilt here from the same sources the client uses. The server draws an album's picture
-with a few of these words too (`fabula.story.picture`, mostly the ``png.*`` keys): the keys it
-asks for count as used, and must exist like the client's.
+with a few of these words too (`fabula.story.picture` and its parts `page` and `rows`, mostly the
+``png.*`` keys): the keys they ask for count as used, and must exist like the client's.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+import fabula.story.page
 import fabula.story.picture
+import fabula.story.rows
 import fabula.web
 from fabula.cards.intake import SKIP_CODES
 from fabula.rules import MODES
@@ -50,7 +52,11 @@ INTERPOLATION = re.compile(r"\$\{[^}]*\}")
 
 # The Python modules that show the client's words, each through ``say("key", …)`` or
 # ``say(f"family.{part}")`` (a `fabula.story.words.Words`).
-PYTHON_USERS = (Path(fabula.story.picture.__file__),)
+PYTHON_USERS = (
+    Path(fabula.story.picture.__file__),
+    Path(fabula.story.page.__file__),
+    Path(fabula.story.rows.__file__),
+)
 SAY_CALL = re.compile(r"""\bsay\(\s*(f?)(?:"([^"\\]*)"|'([^'\\]*)')""")
 PY_INTERPOLATION = re.compile(r"\{[^}]*\}")
 

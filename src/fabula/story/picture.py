@@ -7,6 +7,10 @@ read a layout (is every round's clue there? every player's points?) without deco
 the pictures asked for are exactly the cards the layout placed (`cards_needed`): only cards laid
 on a table of a drawn round, never one from a hand or the deck.
 
+The parts: the items and their painting are `items`; the page they are placed on (margins, type
+sizes, each seat's name and token) is `page`; the whole album's compact rows are `rows`; the head
+(the ranking and the score chart) and one round in detail are placed here.
+
 The whole album tells the game as a story, a compact row per round under the head: the
 storyteller's card (one thumbnail: the other cards would be unreadable smudges at the size a row
 allows, and the round's own picture shows them), the round's number and storyteller, the clue (at
@@ -32,123 +36,43 @@ import io
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-
-from PIL import Image, ImageDraw, ImageOps
 
 from fabula.rules.results import RoundResult
 
 from .album import Album
-from .fonts import Font, ellipsis, font, width_of, wrap
-from .rabbits import LIGHT, hex_of, ink_on, marks
-from .words import Words
+from .fonts import ellipsis, font, width_of
+from .items import GOLD, INK, MUTED, RED, RULE, WIDTH, Box, Card, Dot, Layout, Line, Text, draw
+from .page import BODY, CARD_GAP, CLUE, HEADING, INNER, MARGIN, SMALL, STAR, TITLE, TOKEN, Page, shown_names, sides_of
+from .rabbits import LIGHT, hex_of
+from .rows import CLUE_LINES, ROW_CLUE, THUMB_W, chip_width, compact_round
 
-WIDTH = 1080
-MARGIN = 40
-INNER = WIDTH - 2 * MARGIN
+# (the layout's measures, items and names are read from here too, where they were defined before
+# the picture was split into its parts: the tests read a layout with them)
+__all__ = [
+    "CLUE_LINES",
+    "MARGIN",
+    "MAX_HEIGHT",
+    "ROW_CLUE",
+    "THUMB_W",
+    "WIDTH",
+    "Card",
+    "Layout",
+    "Text",
+    "TooTall",
+    "cards_needed",
+    "draw",
+    "layout",
+    "render_album",
+    "shown_names",
+]
+
 #: the tallest picture drawn (1080 × 32 000 × 3 bytes: 104 MB while it is painted, ~170 MiB at
 #: the peak); a guard: 60 compact rounds of 12 seats with the longest clues make 29 700
 MAX_HEIGHT = 32_000
 
-PAGE = "#FBF8F1"
-INK = "#222222"
-MUTED = "#5F5F6B"
-RULE = "#D9D3C7"
-GOLD = "#C9971C"
-RED = "#D7263D"
-BLANK = "#C8C2B8"  # a card whose picture could not be read
-
-TITLE, HEADING, CLUE, BODY, SMALL = 52, 40, 40, 32, 28
-TOKEN = 46  # a voter's token: a dot with their mark
-CARD_GAP = 20
-STAR = "★"
-OPENING = "“‘「『"
-
 
 class TooTall(ValueError):
     """The picture would be taller than `MAX_HEIGHT`: draw it a round at a time."""
-
-
-# ---------------------------------------------------------------- the layout's items
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """One line of text, its top-left corner at (x, y) unless ``anchor`` says otherwise (Pillow's)."""
-
-    x: float
-    y: float
-    text: str
-    size: int
-    bold: bool = False
-    fill: str = INK
-    anchor: str = "la"
-    #: the round it belongs to (None: the album's head) and what it says, for readers of a layout
-    round: int | None = None
-    what: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    x: int
-    y: int
-    width: int
-    height: int
-    card: str
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    box: tuple[float, float, float, float]
-    fill: str | None = None
-    outline: str | None = None
-    width: int = 1
-    radius: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Dot:
-    x: float
-    y: float
-    radius: float
-    fill: str
-    outline: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    points: tuple[tuple[float, float], ...]
-    fill: str
-    width: int
-
-
-Item = Text | Card | Box | Dot | Line
-
-
-@dataclass(slots=True)
-class Layout:
-    language: str
-    width: int = WIDTH
-    height: int = 0
-    items: list[Item] = field(default_factory=list)
-
-    def texts(self, what: str, round_number: int | None = None) -> list[str]:
-        """The lines that say ``what`` (in ``round_number``, if given), in order.
-
-        >>> page = Layout("en", items=[Text(0, 0, "Ann", 28, what="name", round=1)])
-        >>> page.texts("name", 1), page.texts("name", 2)
-        (['Ann'], [])
-        """
-        return [
-            item.text
-            for item in self.items
-            if isinstance(item, Text) and item.what == what and (round_number is None or item.round == round_number)
-        ]
-
-    def cards(self) -> list[str]:
-        return [item.card for item in self.items if isinstance(item, Card)]
 
 
 # ---------------------------------------------------------------- what the caller fetches
@@ -173,100 +97,7 @@ def cards_needed(album: Album, round_number: int | None = None) -> list[str]:
     return list(dict.fromkeys(card for result in drawn for card in result.table))
 
 
-# ---------------------------------------------------------------- placing things
-
-
-def _capital(name: str) -> str:
-    """A name at the start of a sentence too (as memberName does it in the client)."""
-    return name[:1].upper() + name[1:]
-
-
-def shown_names(album: Album, say: Words) -> list[str]:
-    """Each seat's name as the page shows it: a person's own, a bot's by its colour in the
-    picture's language ("Dark green bot", "深綠色機器人")."""
-    return [
-        _capital(say("lobby.bot_name", colour=say(f"colour.{player.colour}"))) if player.bot else player.name
-        for player in album.players
-    ]
-
-
-class _Page:
-    """A column of content growing downwards; ``y`` is where the next thing goes."""
-
-    def __init__(self, album: Album, language: str) -> None:
-        self.album = album
-        self.layout = Layout(language)
-        self.say = Words(language)
-        self.y = float(MARGIN)
-        # a bot is named as the page names it, in the picture's language ("Dark green bot",
-        # "深綠色機器人"), and its mark is its colour's first character (as rabbits.js marks it)
-        bots = [player.bot is not None for player in album.players]
-        colours = [self.say(f"colour.{player.colour}") for player in album.players]
-        self.names = shown_names(album, self.say)
-        self.marks = marks(
-            [colour if bot else name for name, bot, colour in zip(self.names, bots, colours, strict=True)],
-            by_first=bots,
-        )
-        self.colours = [player.colour for player in album.players]
-
-    def add(self, item: Item) -> None:
-        self.layout.items.append(item)
-
-    def name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"#{seat + 1}"
-
-    def text(
-        self,
-        text: str,
-        size: int,
-        *,
-        bold: bool = False,
-        fill: str = INK,
-        width: float = INNER,
-        x: float = MARGIN,
-        what: str = "",
-        round_number: int | None = None,
-        lines: int | None = None,
-    ) -> None:
-        """``text`` wrapped to ``width``, line under line, moving ``y`` below it."""
-        face = font(self.layout.language, size, bold=bold)
-        for line in wrap(text, face, width, lines=lines):
-            # an opening quote is a full-width glyph in the CJK faces, inked at its right: drawn
-            # from its ink, so a quoted clue lines up with the text around it instead of indenting
-            shift = _ink_left(face, line[0], size) if line[:1] in OPENING else 0
-            self.add(Text(x - shift, self.y, line, size, bold, fill, round=round_number, what=what))
-            self.y += round(size * 1.35)
-
-    def token(self, x: float, y: float, seat: int, diameter: int = TOKEN, round_number: int | None = None) -> None:
-        """A seat's rabbit as a coloured dot with its mark (centred at x, y): never colour alone."""
-        colour = self.colours[seat] if seat < len(self.colours) else ""
-        outline = "#777777" if colour in LIGHT else None
-        self.add(Dot(x, y, diameter / 2, hex_of(colour), outline))
-        mark = self.marks[seat] if seat < len(self.marks) else "?"
-        size = SMALL if len(mark) == 1 else SMALL - 4 if diameter >= TOKEN else SMALL - 8
-        # (two-letter marks shrink a little to stay inside the dot; a mark is a label, not text to read)
-        self.add(Text(x, y, mark, size, True, ink_on(colour), "mm", round_number, "mark"))
-
-    def rule(self) -> None:
-        self.add(Box((MARGIN, self.y, WIDTH - MARGIN, self.y + 3), fill=RULE))
-        self.y += 3
-
-
-def _ink_left(face: Font, char: str, size: int) -> int:
-    """How far right of its origin ``char`` starts to ink (at most half the size)."""
-    ink = face.getmask(char).getbbox()
-    return min(ink[0], size // 2) if ink else 0
-
-
-def _team_of(album: Album) -> dict[int, int]:
-    return {seat: team for team, pair in enumerate(album.teams or []) for seat in pair}
-
-
-def _sides(album: Album) -> list[list[int]]:
-    """Who scores together: each team's seats in teams, else each seat alone."""
-    if album.teams:
-        return [list(pair) for pair in album.teams]
-    return [[player.seat] for player in album.players]
+# ---------------------------------------------------------------- the head: the ranking and the chart
 
 
 def _final_scores(album: Album) -> list[int]:
@@ -277,7 +108,7 @@ def _final_scores(album: Album) -> list[int]:
     return [0] * len(album.players)
 
 
-def _head(page: _Page) -> None:
+def _head(page: Page) -> None:
     """The title, the winners and the ranking, and the score chart."""
     album, say = page.album, page.say
     page.text(say(f"mode.{album.mode}"), TITLE, bold=True, what="title")
@@ -289,7 +120,7 @@ def _head(page: _Page) -> None:
     elif album.ended_by_host:
         page.text(say("png.ended_by_host"), BODY, fill=MUTED, what="status")
     page.y += 16
-    sides = _sides(album)
+    sides = sides_of(album)
     scores = _final_scores(album)
     if not sides:
         return
@@ -332,7 +163,7 @@ def _ticks(top: int, count: int) -> list[int]:
     return [0, top]
 
 
-def _chart(page: _Page, sides: list[list[int]]) -> None:
+def _chart(page: Page, sides: list[list[int]]) -> None:
     """A line per side of `Album.score_lines`, each ending at its side's tokens."""
     lines = page.album.score_lines()
     if not lines:
@@ -384,7 +215,10 @@ def _chart(page: _Page, sides: list[list[int]]) -> None:
     page.y += height + 10
 
 
-def _round(page: _Page, result: RoundResult, stood_in: Sequence[int]) -> None:
+# ---------------------------------------------------------------- one round in detail
+
+
+def _round(page: Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     """One round: its number, the storyteller and the clue, the table, and the points."""
     say, number = page.say, result.round
     page.rule()
@@ -398,7 +232,7 @@ def _round(page: _Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     _points(page, result, stood_in)
 
 
-def _table(page: _Page, result: RoundResult) -> None:
+def _table(page: Page, result: RoundResult) -> None:
     """The cards laid, in slot order, each with its number, owner and the tokens on it."""
     count = len(result.table)
     columns = 6 if count > 5 else 5
@@ -446,10 +280,10 @@ def _table(page: _Page, result: RoundResult) -> None:
         page.y = top + deepest + 24
 
 
-def _points(page: _Page, result: RoundResult, stood_in: Sequence[int]) -> None:
+def _points(page: Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     """Each side's points this round and its total, in two columns."""
     number, say = result.round, page.say
-    sides = _sides(page.album)
+    sides = sides_of(page.album)
     column = (INNER - 40) / 2
     row = 54
     face = font(page.layout.language, SMALL)
@@ -475,133 +309,9 @@ def _points(page: _Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     page.y += math.ceil(len(sides) / 2) * row + 30
 
 
-# ---------------------------------------------------------------- the whole album's rounds, compact
-
-THUMB_W, THUMB_H = 120, 180  # the storyteller's card in a round's row
-CHIP = 40  # the height of a side's chip of points, and the diameter of a token in a row
-ROW_TOKEN = 36
-ROW_CLUE = 34
-#: a clue takes at most this many lines in a row (the round's own picture shows it whole): so a
-#: row stays under ~450 pixels whatever its clue, and 60 rounds of 12 fit under `MAX_HEIGHT`
-CLUE_LINES = 5
-CHIP_FILL = "#EFE9DD"
-
-
-def _chip_width(page: _Page, sides: Sequence[Sequence[int]]) -> float:
-    """One width for every chip of the album (the widest a side needs): chips line up in columns
-    from round to round, so a reader follows a player down the page."""
-    bold = font(page.layout.language, SMALL, bold=True)
-    best = max((max(result.points, default=0) for result in page.album.rounds), default=0)
-    text = max(width_of(f"+{points}", bold) for points in (best, 8))
-    members = max((len(side) for side in sides), default=1)
-    return 6 + members * (ROW_TOKEN + 4) + 4 + text + 12
-
-
-def _compact_round(page: _Page, result: RoundResult, chip: float) -> None:
-    """One round in a row: the storyteller's card at the left; at its right the round's number and
-    storyteller, the clue, who found the card (party: who chose it, and the red token), and each
-    side's points this round as a chip (its tokens and "+N")."""
-    say, number = page.say, result.round
-    language = page.layout.language
-    page.rule()
-    top = page.y + 18
-    page.add(Box((MARGIN - 4, top - 4, MARGIN + THUMB_W + 4, top + THUMB_H + 4), outline=GOLD, width=4, radius=12))
-    page.add(Card(MARGIN, round(top), THUMB_W, THUMB_H, result.storyteller_card, number))
-    left = MARGIN + THUMB_W + 28
-    width = WIDTH - MARGIN - left
-    # the round and its storyteller, on one line
-    middle = top + 20
-    title = say("reveal.title_round", round=number)
-    heading = font(language, BODY, bold=True)
-    page.add(Text(left, middle, title, BODY, True, MUTED, "lm", number, "round"))
-    x = left + width_of(title, heading) + 20
-    page.token(x + ROW_TOKEN / 2, middle, result.storyteller, ROW_TOKEN, number)
-    x += ROW_TOKEN + 10
-    name = ellipsis(page.name(result.storyteller), font(language, BODY), WIDTH - MARGIN - x)
-    page.add(Text(x, middle, name, BODY, False, INK, "lm", number, "storyteller"))
-    page.y = top + 46
-    page.text(
-        say("png.clue", clue=result.clue),
-        ROW_CLUE,
-        bold=True,
-        width=width,
-        x=left,
-        what="clue",
-        round_number=number,
-        lines=CLUE_LINES,
-    )
-    page.y += 4
-    _finders(page, result, left)
-    _chips(page, result, left, chip)
-    page.y = max(page.y, top + THUMB_H + 4) + 18
-
-
-def _finders(page: _Page, result: RoundResult, left: float) -> None:
-    """Who found the storyteller's card, as their tokens (party: who chose it; it scores as any other
-    image there); and in party whose card the red token was on."""
-    say, number = page.say, result.round
-    small = font(page.layout.language, SMALL)
-    middle = page.y + CHIP / 2
-    party = result.red is not None or page.album.mode == "party"
-    found = [seat for seat in dict.fromkeys(result.finders) if seat != result.storyteller or party]
-    everyone = bool(found) and not party and set(found) >= set(result.voters) - {result.storyteller}
-    if not found:
-        label = say("png.chosen_nobody") if party else say("png.found_nobody")
-    elif everyone:
-        label = say("png.found_everyone")
-    else:
-        label = say("png.chosen") if party else say("png.found")
-    page.add(Text(left, middle, label, SMALL, False, MUTED, "lm", number, "found"))
-    x = left + width_of(label, small) + 12
-    for seat in found:
-        if x + ROW_TOKEN > WIDTH - MARGIN:  # (cannot happen with 12 seats; a guard for odd records)
-            break
-        page.token(x + ROW_TOKEN / 2, middle, seat, ROW_TOKEN, number)
-        x += ROW_TOKEN + 4
-    if result.red is not None and 1 <= result.red <= len(result.owners):
-        # the red token on the same line if it fits there, else under it
-        owner = result.owners[result.red - 1]
-        bold = font(page.layout.language, SMALL, bold=True)
-        text = ellipsis(say("png.red_on", name=page.name(owner)), bold, WIDTH - MARGIN - left - 32)
-        wide = width_of(text, bold) + 32
-        if x + 20 + wide > WIDTH - MARGIN:
-            page.y += CHIP + 6
-            x = left
-        else:
-            x += 20
-        middle = page.y + CHIP / 2
-        page.add(Box((x, page.y, x + wide, page.y + CHIP), fill=RED, radius=CHIP // 2))
-        page.add(Text(x + 16, middle, text, SMALL, True, "#FFFFFF", "lm", number, "red"))
-    page.y += CHIP + 6
-
-
-def _chips(page: _Page, result: RoundResult, left: float, chip: float) -> None:
-    """Each side's points this round: a chip per side, in seat order, wrapping at the margin."""
-    number = result.round
-    columns = max(1, int((WIDTH - MARGIN - left + 8) // (chip + 8)))
-    sides = _sides(page.album)
-    for k, side in enumerate(sides):
-        row, column = divmod(k, columns)
-        x = left + column * (chip + 8)
-        y = page.y + row * (CHIP + 8)
-        gained = result.points[side[0]] if side[0] < len(result.points) else 0
-        page.add(Box((x, y, x + chip, y + CHIP), fill=CHIP_FILL, radius=CHIP // 2))
-        tx = x + 6
-        for member in side:
-            page.token(tx + ROW_TOKEN / 2, y + CHIP / 2, member, ROW_TOKEN, number)
-            tx += ROW_TOKEN + 4
-        page.add(
-            Text(
-                tx + 4, y + CHIP / 2, f"+{gained}", SMALL, gained > 0, INK if gained else MUTED, "lm", number, "points"
-            )
-        )
-    rows = math.ceil(len(sides) / columns)
-    page.y += rows * (CHIP + 8) - 8
-
-
 def layout(album: Album, *, language: str = "en", round_number: int | None = None) -> Layout:
     """Where everything of the picture goes (`TooTall` if the page would pass `MAX_HEIGHT`)."""
-    page = _Page(album, language)
+    page = Page(album, language)
     drawn = _drawn_rounds(album, round_number)
     if round_number is None:
         _head(page)
@@ -610,62 +320,16 @@ def layout(album: Album, *, language: str = "en", round_number: int | None = Non
         page.text(f"{say(f'mode.{album.mode}')} · {say('png.game_number', number=album.number)}", BODY, fill=MUTED)
         page.y += 16
     stand_ins = {k + 1: seats for k, seats in enumerate(album.stand_ins)}
-    chip = _chip_width(page, _sides(album))
+    chip = chip_width(page, sides_of(album))
     for result in drawn:
         if round_number is None:
-            _compact_round(page, result, chip)
+            compact_round(page, result, chip)
         else:
             _round(page, result, stand_ins.get(result.round, []))
         if page.y > MAX_HEIGHT:
             raise TooTall(f"The album is taller than {MAX_HEIGHT} pixels by round {result.round}; draw it by rounds.")
     page.layout.height = math.ceil(page.y + MARGIN - 30)
     return page.layout
-
-
-# ---------------------------------------------------------------- painting
-
-
-@lru_cache(maxsize=8)
-def _corners(width: int, height: int) -> Image.Image:
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=10, fill=255)
-    return mask
-
-
-def _thumbnail(data: bytes | None, width: int, height: int) -> Image.Image:
-    """A card's picture cut to the 2:3 frame at ``width`` × ``height`` (a blank card if unreadable)."""
-    if data is not None:
-        try:
-            with Image.open(io.BytesIO(data)) as opened:
-                opened.draft("RGB", (width, height))  # (JPEG only: decodes at a fraction of the size)
-                return ImageOps.fit(opened.convert("RGB"), (width, height), Image.Resampling.LANCZOS)
-        except (OSError, ValueError, Image.DecompressionBombError):
-            pass  # an unreadable picture is drawn as a blank card, not a failed album
-    return Image.new("RGB", (width, height), BLANK)
-
-
-def draw(page: Layout, pictures: Mapping[str, bytes]) -> Image.Image:
-    """Paint ``page``; card pictures are looked up in ``pictures`` (a missing one is drawn blank)."""
-    image = Image.new("RGB", (page.width, max(1, page.height)), PAGE)
-    pen = ImageDraw.Draw(image)
-    for item in page.items:
-        if isinstance(item, Card):
-            try:
-                data: bytes | None = pictures[item.card]
-            except KeyError:
-                data = None
-            image.paste(_thumbnail(data, item.width, item.height), (item.x, item.y), _corners(item.width, item.height))
-        elif isinstance(item, Text):
-            face = font(page.language, item.size, bold=item.bold)
-            pen.text((item.x, item.y), item.text, fill=item.fill, font=face, anchor=item.anchor)
-        elif isinstance(item, Box):
-            pen.rounded_rectangle(item.box, item.radius, item.fill, item.outline, item.width)
-        elif isinstance(item, Dot):
-            box = (item.x - item.radius, item.y - item.radius, item.x + item.radius, item.y + item.radius)
-            pen.ellipse(box, item.fill, item.outline, 2 if item.outline else 0)
-        else:
-            pen.line(item.points, item.fill, item.width, joint="curve")
-    return image
 
 
 def render_album(

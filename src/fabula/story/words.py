@@ -1,7 +1,8 @@
 """The few words a picture of an album says, from the client's own i18n files (one source of words).
 
 The picture uses keys of the ``png.*`` family, and a few the client shows too (``mode.*``,
-``reveal.title_round``…); `tests/web/test_i18n.py` counts the keys `picture.py` asks for as used.
+``reveal.title_round``…); `tests/web/test_i18n.py` counts the keys the picture's modules
+(`picture`, `page`, `rows`) ask for as used.
 
 >>> Words("zh-Hant")("reveal.title_round", round=3)
 '第 3 輪'
