@@ -22,7 +22,9 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from fabula.store.bus import _PUBLISH_EACH, _Batch, _encode_batch, channel_name, redis_client, room_channel
+from fabula.store.bus import _Batch, _encode_batch, channel_name, room_channel
+from fabula.store.redis_bus import _PUBLISH_EACH
+from fabula.store.redis_client import redis_client
 
 
 async def main(rooms: int, runs: int, url: str) -> None:

@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 
 from fabula.server.cluster.links import _LENGTH, MAX_FRAME, Answer, Ask, Hello, Outbound, PeerLink, _encode
 from fabula.server.cluster.owners import RoomOwners
-from fabula.store.bus import redis_client
+from fabula.store.redis_client import redis_client
 
 from ..services import drop_namespace, redis_url, unique_name
 

@@ -11,10 +11,11 @@ tells every process who is connected to a room through the others (`RedisPresenc
 """
 
 from .base import EventStore, KeptGame, SeqTaken, StoredEntry
-from .bus import HEARD, RESYNC, Bus, LocalBus, Notice, RedisBus, Subscription
+from .bus import HEARD, RESYNC, Bus, LocalBus, Notice, Subscription
 from .lease import Lease, LeaseTable, LocalLease, RedisLease
 from .postgres import PostgresStore
 from .presence import SPECTATORS, RedisPresence, Seen
+from .redis_bus import RedisBus
 from .sqlite import SqliteStore
 
 __all__ = [

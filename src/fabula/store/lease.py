@@ -45,7 +45,7 @@ from typing import Protocol
 
 from redis.asyncio import Redis
 
-from .bus import redis_client
+from .redis_client import redis_client
 
 
 class Lease(Protocol):

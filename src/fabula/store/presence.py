@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .bus import RedisBus, Subscription
+from .bus import Subscription
+from .redis_bus import RedisBus
 
 #: The member number that stands for a process's spectators of a room.
 SPECTATORS = -1
