@@ -4,7 +4,8 @@
 it checks the entry first and raises `RoomError` (or the engine's `RulesError`) without changing
 anything, so a refused request leaves the room exactly as it was. It leaves the entry it is
 given as it is and returns the entry as the log keeps it (a name or chat line cleaned, a move as
-the engine read it).
+the engine read it). What concerns the room's games — starting one, its moves, its albums — is
+`room_games.RoomGames`, a part of `Room`.
 
 >>> room = Room("KX7P")
 >>> _ = room.apply(Created(at=0.0, settings=RoomSettings(mode="odyssey")))
@@ -27,9 +28,8 @@ from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.errors import CommonCode
 from fabula.protocol.settings import RoomSettings
 from fabula.protocol.snapshot import RoomSnapshot, StoodIn
-from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
+from fabula.rules import Game, Phase
 from fabula.rules.errors import RuleCode, quoted
-from fabula.rules.events import GameEnded, RoundScored
 from fabula.story import Album, Player
 from fabula.text import Reason, TextRefused, line_text
 
@@ -49,13 +49,13 @@ from .entries import (
     TeamsSet,
 )
 from .errors import RoomCode, RoomError
+from .room_games import RoomGames
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
 
 CHAT_KEPT = 100
 #: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
 REVEAL_SECONDS = 15
 
-Status = Literal["lobby", "playing", "over"]
 #: What people type into a room, besides clues (the engine's).
 Typed = Literal["name", "message"]
 #: The code of each refusal of `fabula.text.line_text`, by what was typed (a line is never
@@ -104,8 +104,9 @@ class Member:
         return self.bot is None and self.away and not self.token_hash
 
 
-class Room:
-    """A room's state. Build it with `apply`, one entry at a time, from its ``Created`` entry."""
+class Room(RoomGames):
+    """A room's state. Build it with `apply`, one entry at a time, from its ``Created`` entry; its
+    games (starting one, its moves, its albums) are `RoomGames`'s part."""
 
     def __init__(self, code: str) -> None:
         self.code = code
@@ -114,6 +115,7 @@ class Room:
         self.host: int | None = None
         self.pairs: list[list[int]] = []
         self.game: Game | None = None
+        #: each seat's member in the game being (or last) played
         self.seating: list[int] = []
         self.games_started = 0
         #: every game of the room, oldest first, the one being played (if any) last
@@ -136,32 +138,6 @@ class Room:
         self._next_member = 0
 
     # ------------------------------------------------------------------ reading
-
-    @property
-    def status(self) -> Status:
-        if self.game is None:
-            return "lobby"
-        return "over" if self.game.phase is Phase.OVER else "playing"
-
-    def seat_of(self, member: int) -> int | None:
-        """The game seat of ``member`` (None before the start or for a member not seated)."""
-        try:
-            return self.seating.index(member)
-        except ValueError:
-            return None
-
-    @property
-    def rounds(self) -> list[RoundResult]:
-        """The revealed rounds of the current (or last) game, oldest first: what bots may learn
-        from once the game is over."""
-        return self.albums[-1].rounds if self.albums else []
-
-    def album(self, number: int) -> Album | None:
-        """Game ``number``'s album (from 1; None: no such game)."""
-        return self.albums[number - 1] if 1 <= number <= len(self.albums) else None
-
-    def finished_albums(self) -> list[Album]:
-        return [album for album in self.albums if album.finished]
 
     def member_by_token_hash(self, token_hash: str) -> Member | None:
         for member in self.members.values():
@@ -409,79 +385,6 @@ class Room:
             seen.update(pair)
         self.pairs = [list(pair) for pair in entry.pairs]
 
-    def _started(self, entry: Started) -> None:
-        if self.status == "playing":
-            raise RoomError(RoomCode.GAME_STARTED, "A game is already being played.")
-        if sorted(entry.seating) != sorted(self.members):
-            raise RoomError(RoomCode.BAD_SEATING, "Every member must have exactly one seat.")
-        game = Game.new(
-            self.settings.mode, len(entry.seating), options=self.settings.options, seed=entry.seed, deck=entry.deck
-        )
-        self.game, self.seating = game, list(entry.seating)
-        self.games_started += 1
-        self.albums.append(
-            Album(
-                number=self.games_started,
-                mode=game.mode,
-                options=game.rules.options.to_json(game.mode),
-                players=[
-                    Player(seat, self.members[m].name, self.members[m].colour, self.members[m].bot)
-                    for seat, m in enumerate(self.seating)
-                ],
-                teams=None if game.rules.teams is None else [list(pair) for pair in game.rules.teams],
-                started_at=entry.at,
-            )
-        )
-        self._stood_in_this_round = set()
-        self.phase_since = entry.at
-        for member in self.members.values():
-            member.stood_in.clear()
-
-    def _acted(self, entry: Acted) -> Acted:
-        game = self.game
-        if game is None:
-            raise RoomError(RoomCode.NOT_STARTED, "The game has not started.")
-        seat = self.seat_of(entry.member)
-        if seat is None:
-            raise RoomError(RoomCode.NOT_SEATED, "Spectators do not play.")
-        payload = dict(entry.action)
-        if payload.setdefault("seat", seat) != seat:
-            raise RoomError(RoomCode.NOT_YOUR_SEAT, "You can only move for your own seat.")
-        before = (game.round, game.phase)
-        action = action_from_json(payload)
-        events = game.apply(action)
-        if entry.auto:
-            self._stood_in_this_round.add(seat)
-        self._chronicle(events, entry.at)
-        # the log keeps the move as the engine read it, not whatever else the client sent along
-        read = action.to_json()
-        mover = self.members[entry.member]
-        if entry.auto:
-            mover.stood_in.append(StoodIn(before[0], read, entry.because or "away"))
-        else:
-            mover.stood_in.clear()
-        if (game.round, game.phase) != before:
-            self.phase_since = entry.at
-        return entry if read == entry.action else msgspec.structs.replace(entry, action=read)
-
-    def _chronicle(self, events: Iterable[object], at: float) -> None:
-        """Put what a move revealed into the game's album."""
-        album = self.albums[-1]
-        for event in events:
-            if type(event) is RoundScored:
-                album.rounds.append(event.result)
-                # (a bot's move for a person who is a bot's seat already is the bot's own)
-                album.stand_ins.append(sorted(s for s in self._stood_in_this_round if album.players[s].bot is None))
-                self._stood_in_this_round = set()
-            elif type(event) is GameEnded:
-                album.outcome, album.ended_at = event.outcome, at
-
-    def _ended(self, entry: Ended) -> None:
-        if self.game is None or self.status != "playing":
-            raise RoomError(RoomCode.NOT_STARTED, "No game is being played.")
-        self._chronicle(self.game.end_now(), entry.at)
-        self.albums[-1].ended_by_host = True
-
     def _returned(self, entry: Returned) -> None:
         member = self.members.get(entry.member)
         if member is None or member.bot is not None or not member.token_hash:
@@ -500,11 +403,3 @@ class Room:
             entry = msgspec.structs.replace(entry, text=text)
         self.chat.append((entry, frozenset(self.teammate_members(entry.member)) if entry.team_only else None))
         return entry
-
-    # ------------------------------------------------------------------ rules for the host
-
-    def check_start(self) -> Ruleset:
-        """The game a start would create now, or `RulesError` saying why not."""
-        if self.status == "playing":
-            raise RoomError(RoomCode.GAME_STARTED, "A game is already being played.")
-        return Ruleset.create(self.settings.mode, len(self.members), self.settings.options)
