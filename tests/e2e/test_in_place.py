@@ -13,6 +13,7 @@ from .test_album import alone_with_bots, game_over
 from .ui import (
     add_bots,
     answered,
+    await_bot_clue,
     create_room_by_api,
     enabled_table_cards,
     open_seat,
@@ -117,3 +118,58 @@ def test_another_language_keeps_what_the_home_form_holds(players: Players) -> No
     expect(page.get_by_role("button", name="创建房间")).to_be_visible()
     expect(page.locator("input[name=name]")).to_have_value("Mara")
     expect(page.locator("input[name=colour][value=orange]")).to_be_checked()
+
+
+def test_every_tap_on_add_a_bot_counts(players: Players) -> None:
+    """Five quick taps (a tap while the last is on its way used to meet a disabled button and be
+    dropped: 5 taps gave 3 bots) give five bots; the button says how many are still coming."""
+    seat = create_room_by_api(players.base, "Hal")
+    page = players.phone()
+    open_seat(page, players.base, seat["code"], seat)
+    expect(page.locator(".seat")).to_have_count(1)
+    labels = page.evaluate(
+        """async () => {
+            const labels = [];
+            for (let tap = 0; tap < 5; tap += 1) {
+                document.querySelector("button.add-bot").click();
+                labels.push(document.querySelector("button.add-bot").textContent);
+                await new Promise((done) => setTimeout(done, 60));
+            }
+            return labels;
+        }"""
+    )
+    expect(page.locator(".seat")).to_have_count(6)
+    assert any("coming" in label for label in labels), labels
+    expect(page.locator("button.add-bot")).to_have_text("Add a bot")
+
+
+def test_two_voting_tokens_are_numbered_and_a_third_tap_says_which_moved(players: Players) -> None:
+    """With two tokens (7 players and more) a third card tapped used to take the first token
+    silently, and both tokens looked the same: each now shows its number, and the bar says which
+    token moved from which card to which."""
+    page, _ = alone_with_bots(players, "Hal", 6, options={"first_storyteller": 1})
+    await_bot_clue(page)
+    play_cards(page)
+    vote_button = page.locator(".action-bar button.primary", has_text="Vote")
+    expect(vote_button).to_be_visible(timeout=30_000)
+    cards = enabled_table_cards(page)
+    slots = [int(cards.nth(i).locator(".slot-number").inner_text()) for i in range(3)]
+    marks = page.locator(".table-card .token-mark .token")
+    cards.nth(0).click()
+    cards.nth(1).click()
+    expect(marks).to_have_text(["1", "2"])
+    cards.nth(2).click()  # both are down: token 1 leaves the first card for the third
+    expect(cards.nth(0).locator(".token")).to_have_count(0)
+    expect(cards.nth(1).locator(".token")).to_have_text("2")
+    expect(cards.nth(2).locator(".token")).to_have_text("1")
+    expect(page.locator(".action-bar .token-moved")).to_have_text(
+        f"Token 1 moved from card {slots[0]} to card {slots[2]}."
+    )
+    cards.nth(0).click()  # a fourth: now token 2, which has stayed longest, moves
+    expect(cards.nth(0).locator(".token")).to_have_text("2")
+    expect(page.locator(".action-bar .token-moved")).to_have_text(
+        f"Token 2 moved from card {slots[1]} to card {slots[0]}."
+    )
+    reply = answered(page, vote_button.click)
+    assert reply["type"] == "ack", reply
+    expect(page.locator(".action-bar .token-moved")).to_have_count(0)

@@ -194,9 +194,10 @@ export class Table {
 
   // Send a message; resolves with the server's answer (ack, error, legal, pong). The same message
   // while it is still unanswered (a double tap) is not sent again: both get the one answer.
-  send(type, fields = {}) {
+  // `again`: the same message meant once more (each "Add a bot" tap), not a double tap.
+  send(type, fields = {}, { again = false } = {}) {
     // (not a question: `legal` asked again is asked about a newer state)
-    const body = type === "legal" || type === "ping" ? null : JSON.stringify({ type, ...fields });
+    const body = type === "legal" || type === "ping" || again ? null : JSON.stringify({ type, ...fields });
     for (const waiting of this.pending.values()) {
       if (body !== null && waiting.body === body) return waiting.promise;
     }

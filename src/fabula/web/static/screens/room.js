@@ -44,6 +44,9 @@ export function roomScreen(ctx, code, watch) {
     message: "",
     notice: "", // what the last accepted move did ("Your vote is in")
     sending: false,
+    movesNext: 0, // with two voting tokens, the one a tap on a third card moves (its index in slots)
+    tokenMoved: "", // … and what the bar says of the move
+    botsWanted: 0, // "Add a bot" taps not answered yet: each adds one, in turn
     confirming: null, // "leave" or "end": the second tap a serious button asks for
     invite: null,
     sound: localStorage.getItem("fabula.sound") !== "off",
@@ -216,6 +219,8 @@ export function roomScreen(ctx, code, watch) {
       ui.phaseKey = key;
       ui.hand = [];
       ui.slots = [];
+      ui.movesNext = 0;
+      ui.tokenMoved = "";
       ui.red = null;
       ui.changingVote = false;
       ui.message = "";
@@ -256,12 +261,12 @@ export function roomScreen(ctx, code, watch) {
 
   // Send a message and show what became of it. A second tap while the first is on its way sends
   // nothing more (`Table.send` answers both with the one reply).
-  async function send(type, fields, done = "") {
+  async function send(type, fields, done = "", options = {}) {
     ui.sending = true;
     ui.lastTap = { card: null, at: 0 }; // (a tap after a move is a new choice, however soon)
     draw();
     const phase = ui.phaseKey;
-    const reply = await table.send(type, fields);
+    const reply = await table.send(type, fields, options);
     ui.sending = false;
     if (reply.type === "error") {
       ui.message = errorText(reply.code, reply.message);
@@ -274,6 +279,7 @@ export function roomScreen(ctx, code, watch) {
         const kind = fields.action.type;
         if (kind === "vote") {
           ui.slots = [];
+          ui.tokenMoved = "";
           ui.changingVote = false;
         }
         if (kind === "play" || kind === "propose") ui.hand = [];

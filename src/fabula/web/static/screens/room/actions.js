@@ -34,8 +34,18 @@ export function actionsPart(v) {
     const tokens = game.tokens;
     const current = ui.slots.filter((s) => s === slot).length;
     const twiceAllowed = votes.some((a) => a.slots.length === 2 && a.slots[0] === slot && a.slots[1] === slot);
-    if (current === 0) {
-      ui.slots = tokens === 1 ? [slot] : [...ui.slots, slot].slice(-tokens);
+    ui.tokenMoved = "";
+    if (current === 0 && tokens === 2 && ui.slots.length === 2) {
+      // both tokens are down: the one that has stayed longest moves, keeps its number (a token's
+      // number is its place in ui.slots), and the bar says which moved where
+      const moving = ui.movesNext ?? 0;
+      const from = ui.slots[moving];
+      ui.slots = ui.slots.map((s, index) => (index === moving ? slot : s));
+      ui.movesNext = 1 - moving;
+      ui.tokenMoved = t("table.token_moved", { token: moving + 1, from, to: slot });
+    } else if (current === 0) {
+      ui.slots = tokens === 1 ? [slot] : [...ui.slots, slot];
+      ui.movesNext = 0;
     } else if (current === 1 && twiceAllowed && ui.slots.length < tokens) {
       ui.slots = [slot, slot];
     } else {
@@ -178,6 +188,7 @@ export function actionsPart(v) {
           ui.slots.length === 2 ? t("table.vote_both") : t("table.vote"),
         ),
       );
+      if (ui.tokenMoved) buttons.push(h("span.hint.token-moved", { role: "status" }, ui.tokenMoved));
     }
     const reds = legalOf("red");
     if (reds.length) {

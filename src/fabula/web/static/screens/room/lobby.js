@@ -26,6 +26,23 @@ export function lobbyPart(v) {
     return "";
   }
 
+  // Every tap on "Add a bot" counts: taps made while one is on its way wait their turn (the
+  // button says how many), and each is sent once the one before it is answered.
+  function addBot(room, high) {
+    if (room.members.length + ui.botsWanted >= high) return;
+    ui.botsWanted += 1;
+    draw();
+    if (ui.botsWanted === 1) void addBots();
+  }
+
+  async function addBots() {
+    while (ui.botsWanted > 0) {
+      const reply = await send("add_bot", { level: ui.botLevel, language }, "", { again: true });
+      ui.botsWanted = reply.type === "error" ? 0 : ui.botsWanted - 1; // (a refusal stops the rest)
+    }
+    draw();
+  }
+
   function lobby(room) {
     const host = room.you?.host;
     const mode = room.settings.mode;
@@ -117,7 +134,11 @@ export function lobbyPart(v) {
             BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
           ),
         ),
-        h("button", { type: "button", disabled: count >= high || ui.sending, onclick: () => send("add_bot", { level: ui.botLevel, language }) }, t("lobby.add_bot")),
+        h(
+          "button.add-bot",
+          { type: "button", disabled: count + ui.botsWanted >= high, onclick: () => addBot(room, high) },
+          ui.botsWanted > 1 ? t("lobby.adding_bots", { count: ui.botsWanted }) : t("lobby.add_bot"),
+        ),
         h("button.primary", { type: "button", disabled: blocked || ui.sending, onclick: () => send("start") }, t("lobby.start")),
       );
     } else if (room.you) {

@@ -223,6 +223,18 @@ export function tablePart(v) {
     );
   }
 
+  // With two voting tokens each has its number (1, 2) on the card it marks, so a token that
+  // moves is seen to move; with one, a dot.
+  function tokenMarks(game, slot) {
+    if (game.tokens !== 2) return h("span.token-mark", {}, "●");
+    const numbers = ui.slots.flatMap((s, index) => (s === slot ? [index + 1] : []));
+    return h(
+      "span.token-mark.numbered",
+      { "aria-label": numbers.map((n) => t("table.token_n", { n })).join(", ") },
+      numbers.map((n) => h(`span.token.token-${n}`, {}, String(n))),
+    );
+  }
+
   function tableCards(room, game) {
     const votable = new Set(legalOf("vote").flatMap((a) => a.slots));
     const redable = new Set(legalOf("red").map((a) => a.slot));
@@ -253,7 +265,7 @@ export function tablePart(v) {
           h("span.slot-number", {}, entry.slot),
           entry.yours ? h("span.tag", {}, t("table.yours")) : null,
           partners(entry) ? h("span.tag", {}, t("table.partners")) : null,
-          count ? h("span.token-mark", {}, "●".repeat(count)) : null,
+          count ? tokenMarks(game, entry.slot) : null,
           myVote && !count ? h("span.token-mark.sent", {}, "✓") : null,
           ui.red === entry.slot || game.my_red === entry.slot ? h("span.red-mark", {}, t("table.red_token")) : null,
         ),
