@@ -60,7 +60,10 @@ def test_the_board_follows_the_game_and_never_shows_a_hand(players: Players) -> 
     # The table is laid: five cards (three players) in the middle, whoever still votes.
     play_cards(guest)
     expect(board.locator(".board-cards li")).to_have_count(5)
-    expect(board.locator(".board-line")).to_have_text("Voting — waiting for 1")
+    # named, not counted (the room once said "waiting for 3", and whom only by dim rabbits)
+    expect(board.locator(".board-line")).to_have_text("Voting — waiting for Ben")
+    expect(board.locator(".board-players li.waiting")).to_have_count(1)
+    expect(board.locator(".board-players li.waiting")).to_contain_text("Ben")
     assert board.locator("img.card-img").count() == 5
     assert board.locator(".board-cards .owner").count() == 0  # owners stay secret until the reveal
     vote(guest)
@@ -80,13 +83,17 @@ def test_the_board_follows_the_game_and_never_shows_a_hand(players: Players) -> 
             .map((e) => `${e.className}: ${getComputedStyle(e).fontSize}`)"""
     )
     assert not small, small
+    # each player's change, as the phones show it (the headline says only the rule's base score)
+    expect(board.locator(".board-players .board-gain")).to_have_count(3)
+    on_phone = sorted(text.strip() for text in host.locator(".overlay .points .gain").all_inner_texts())
+    assert sorted(text.strip() for text in board.locator(".board-players .board-gain").all_inner_texts()) == on_phone
     close_reveal(host)
     # each player: the rabbit (an initial), the name as text, the score in bold
     on_board = dict(
         board.eval_on_selector_all(
             ".board-players li",
             """items => items.map((li) => [
-                [...li.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(""),
+                li.querySelector(".board-name").textContent,
                 li.querySelector("strong").textContent.trim(),
             ])""",
         )

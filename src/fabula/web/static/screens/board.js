@@ -142,6 +142,12 @@ export function boardScreen(ctx, code) {
     return t("board.now", { round: game.round, name: nameOf(game.storyteller) });
   }
 
+  function waitingSides(game) {
+    return sides(game)
+      .filter((side) => side.seats.some((seat) => game.awaiting.includes(seat)))
+      .sort((a, b) => a.seats[0] - b.seats[0]);
+  }
+
   function centre(game) {
     const last = game.last_round;
     const showReveal = revealing(game);
@@ -150,8 +156,11 @@ export function boardScreen(ctx, code) {
     let line;
     if (game.phase === "clue") {
       line = game.mode === "party" ? t("board.teller_thinking_blind", { name: teller }) : t("board.teller_thinking", { name: teller });
-    } else if (game.phase === "play") line = t("board.playing", { count: game.awaiting.length });
-    else line = t("board.voting", { count: game.awaiting.length });
+    } else {
+      // named, a team as one (it plays one card): read from the sofa, not counted
+      const names = listText(waitingSides(game).map((side) => sideName(side, nameOf)));
+      line = t(game.phase === "play" ? "board.playing" : "board.voting", { names });
+    }
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
     const clue = showReveal ? last.clue : game.clue;
     return h(
@@ -190,13 +199,16 @@ export function boardScreen(ctx, code) {
         sides(game)
           .sort((a, b) => a.seats[0] - b.seats[0])
           .map((side) => {
-            const waiting = side.seats.some((seat) => game.awaiting.includes(seat));
+            const waiting = game.phase !== "over" && side.seats.some((seat) => game.awaiting.includes(seat));
             return h(
               "li",
               { class: waiting ? "waiting" : "done" },
-              sideRabbit(side, nameOf, bySeat, { size: 34, lit: !waiting }),
-              sideName(side, nameOf),
+              sideRabbit(side, nameOf, bySeat, { size: 34 }),
+              h("span.board-name", {}, sideName(side, nameOf)),
               h("strong", {}, ` ${side.score}`),
+              // the reveal's headline says what the rule gives; each side's own change is here
+              showReveal ? h("span.board-gain", {}, ` +${last.points[side.seats[0]]}`) : null,
+              waiting && !showReveal ? h("span.board-waiting", { "aria-label": t("board.still_to_play") }, "…") : null,
             );
           }),
       ),
