@@ -173,3 +173,26 @@ def test_two_voting_tokens_are_numbered_and_a_third_tap_says_which_moved(players
     reply = answered(page, vote_button.click)
     assert reply["type"] == "ack", reply
     expect(page.locator(".action-bar .token-moved")).to_have_count(0)
+
+
+def test_a_reloaded_page_still_says_the_vote_is_in_and_may_change(players: Players) -> None:
+    """After a reload the ✓ on the card stayed but "Your vote is in. You may change it…" was gone:
+    the page now reads it from the state."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    fay_seat = httpx.post(f"{players.base}/api/rooms/{code}/join", json={"name": "Fay", "colour": "pink"}).json()
+    gus_seat = httpx.post(f"{players.base}/api/rooms/{code}/join", json={"name": "Gus", "colour": "yellow"}).json()
+    mara, fay, gus = players.open(), players.phone(), players.phone()
+    open_seat(mara, players.base, code, seat)
+    open_seat(fay, players.base, code, fay_seat)
+    open_seat(gus, players.base, code, gus_seat)
+    start_game(mara, [fay, gus])
+    tell(mara, "A long journey")
+    play_cards(fay)
+    play_cards(gus)
+    expect(fay.locator(".action-bar button.primary", has_text="Vote")).to_be_visible(timeout=30_000)
+    vote(fay)
+    expect(fay.locator(".notice-line")).to_have_text("Your vote is in. You may change it until everyone has voted.")
+    fay.reload()
+    expect(fay.locator(".token-mark.sent")).to_have_text("✓")
+    expect(fay.locator(".notice-line")).to_have_text("Your vote is in. You may change it until everyone has voted.")

@@ -139,7 +139,7 @@ export function tablePart(v) {
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
         handStrip(room, game),
         ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
-        ui.notice ? h("p.notice-line", { role: "status" }, ui.notice) : null,
+        notice(game) ? h("p.notice-line", { role: "status" }, notice(game)) : null,
         hostLine(room),
         canAct ? v.actionBar(room, game) : null,
       ),
@@ -233,6 +233,15 @@ export function tablePart(v) {
       { "aria-label": numbers.map((n) => t("table.token_n", { n })).join(", ") },
       numbers.map((n) => h(`span.token.token-${n}`, {}, String(n))),
     );
+  }
+
+  // What the last accepted move did; after a reload (nothing sent from this page yet), what the
+  // state says was done and may still be changed.
+  function notice(game) {
+    if (ui.notice) return ui.notice;
+    if (game.phase === "vote" && game.my_vote.length && legalOf("vote").length) return t("table.vote_sent");
+    if (game.phase === "play" && game.my_cards.length && legalOf("play").length) return t("table.play_sent");
+    return "";
   }
 
   function tableCards(room, game) {
