@@ -196,3 +196,15 @@ def test_a_reloaded_page_still_says_the_vote_is_in_and_may_change(players: Playe
     fay.reload()
     expect(fay.locator(".token-mark.sent")).to_have_text("✓")
     expect(fay.locator(".notice-line")).to_have_text("Your vote is in. You may change it until everyone has voted.")
+
+
+def test_a_reloaded_page_that_is_awaited_makes_no_console_error(players: Players) -> None:
+    """The nudge (vibration, a tone) on a page nobody has tapped yet — a reload while it is your
+    turn — was refused by the browser with a console message each time."""
+    page, _ = alone_with_bots(players, "Mara", 2, options={"first_storyteller": 0})
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(f"{message.type}: {message.text}"))
+    page.reload()
+    expect(page.locator(".clue-input")).to_be_visible()
+    page.wait_for_timeout(500)
+    assert not [m for m in messages if "vibrate" in m or "AudioContext" in m], messages

@@ -241,6 +241,9 @@ export function roomScreen(ctx, code, watch) {
   }
 
   function nudge() {
+    // Before the first tap on the page (as after a reload) a browser refuses both, with an error
+    // on the console each time: the page's title still tells.
+    if (!(navigator.userActivation?.hasBeenActive ?? true)) return;
     if (navigator.vibrate) navigator.vibrate(150);
     if (ui.sound) {
       try {
