@@ -208,3 +208,11 @@ def test_a_reloaded_page_that_is_awaited_makes_no_console_error(players: Players
     expect(page.locator(".clue-input")).to_be_visible()
     page.wait_for_timeout(500)
     assert not [m for m in messages if "vibrate" in m or "AudioContext" in m], messages
+
+
+def test_the_storyteller_s_partner_is_told_to_play_a_decoy_and_not_to_vote(players: Players) -> None:
+    # six seats: seat 0 (Tia) and seat 3 (a bot, the first storyteller) are a team
+    page, _ = alone_with_bots(players, "Tia", 5, mode="teams", options={"first_storyteller": 3})
+    await_bot_clue(page)
+    expect(page.locator(".status-line")).to_contain_text("partner")
+    expect(page.locator(".status-line")).to_contain_text("You do not vote this round.")

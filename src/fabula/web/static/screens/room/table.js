@@ -27,6 +27,8 @@ export function tablePart(v) {
     if (awaited()) {
       if (game.phase === "play") {
         if (legalOf("propose").length) return t("table.team_play", { clue });
+        // teams: the storyteller's partner plays a decoy for their team, and will not vote
+        if (game.teams && partnerSeat(game) === game.storyteller) return t("table.teller_partner_play", { name: teller, clue });
         return game.cards_to_play === 2 ? t("table.play_two", { clue }) : t("table.play_one", { clue });
       }
       if (game.phase === "vote") {
