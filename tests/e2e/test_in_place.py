@@ -121,26 +121,30 @@ def test_another_language_keeps_what_the_home_form_holds(players: Players) -> No
 
 
 def test_every_tap_on_add_a_bot_counts(players: Players) -> None:
-    """Five quick taps (a tap while the last is on its way used to meet a disabled button and be
-    dropped: 5 taps gave 3 bots) give five bots; the button says how many are still coming."""
+    """Quick taps (a tap while the last was on its way met a disabled button and was dropped: 5
+    taps gave 3 bots, 11 taps 350 ms apart 6) each give a bot; the button says how many are still
+    coming, and stops at a full table."""
     seat = create_room_by_api(players.base, "Hal")
     page = players.phone()
     open_seat(page, players.base, seat["code"], seat)
     expect(page.locator(".seat")).to_have_count(1)
-    labels = page.evaluate(
-        """async () => {
-            const labels = [];
-            for (let tap = 0; tap < 5; tap += 1) {
-                document.querySelector("button.add-bot").click();
-                labels.push(document.querySelector("button.add-bot").textContent);
-                await new Promise((done) => setTimeout(done, 60));
-            }
-            return labels;
-        }"""
-    )
+    tap = """async ([taps, apart]) => {
+        const labels = [];
+        for (let n = 0; n < taps; n += 1) {
+            document.querySelector("button.add-bot").click();
+            labels.push(document.querySelector("button.add-bot").textContent);
+            if (apart) await new Promise((done) => setTimeout(done, apart));
+        }
+        return labels;
+    }"""
+    labels = page.evaluate(tap, [5, 0])  # five at once
+    assert labels[-1] == "Add a bot (5 coming)", labels
     expect(page.locator(".seat")).to_have_count(6)
-    assert any("coming" in label for label in labels), labels
     expect(page.locator("button.add-bot")).to_have_text("Add a bot")
+    page.evaluate(tap, [7, 350])  # seven more, 350 ms apart: six fill the table, the last finds it full
+    expect(page.locator(".seat")).to_have_count(12)
+    expect(page.locator("button.add-bot")).to_be_disabled()
+    expect(page.locator(".lobby p.error")).to_have_count(0)
 
 
 def test_two_voting_tokens_are_numbered_and_a_third_tap_says_which_moved(players: Players) -> None:
@@ -216,3 +220,22 @@ def test_the_storyteller_s_partner_is_told_to_play_a_decoy_and_not_to_vote(playe
     await_bot_clue(page)
     expect(page.locator(".status-line")).to_contain_text("partner")
     expect(page.locator(".status-line")).to_contain_text("You do not vote this round.")
+
+
+def test_the_timers_set_are_said_in_the_lobby_and_the_clue_s_counts_from_the_reveal(players: Players) -> None:
+    """The lobby never showed the timers set, and a 20-s clue timer showed 0:35 after a reveal
+    without a word of why."""
+    seat = create_room_by_api(
+        players.base, "Ines", clue_seconds=20, vote_seconds=60, options={"first_storyteller": 1}
+    )
+    page = players.phone()
+    open_seat(page, players.base, seat["code"], seat)
+    expect(page.locator(".lobby .timers")).to_have_text("Time limits: Clue 20 s and Voting 60 s.")
+    add_bots(page, 2)
+    start_game(page)
+    await_bot_clue(page)
+    play_cards(page)
+    expect(page.locator(".action-bar button.primary", has_text="Vote")).to_be_visible(timeout=30_000)
+    vote(page)
+    # round 2: Ines tells, her 20 s counted once the reveal is over, and the timer says so
+    expect(page.locator(".table-head .countdown")).to_contain_text("the reveal, then 20 s for the clue")

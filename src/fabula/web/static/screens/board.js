@@ -159,7 +159,7 @@ export function boardScreen(ctx, code) {
     } else {
       // named, a team as one (it plays one card): read from the sofa, not counted
       const names = listText(waitingSides(game).map((side) => sideName(side, nameOf)));
-      line = t(game.phase === "play" ? "board.playing" : "board.voting", { names });
+      line = game.phase === "play" ? t("board.playing", { names }) : t("board.voting", { names });
     }
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
     const clue = showReveal ? last.clue : game.clue;

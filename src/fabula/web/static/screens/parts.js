@@ -65,13 +65,15 @@ function clock(seconds) {
 export function countdown(deadline, words) {
   const element = h("span.countdown", { "data-deadline": deadline });
   element.words = words;
-  element.textContent = words(clock(deadline - Date.now() / 1000));
+  const left = deadline - Date.now() / 1000;
+  element.textContent = words(clock(left), left);
   return element;
 }
 
 export function tickCountdowns() {
   for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
-    if (element.words) element.textContent = element.words(clock(Number(element.dataset.deadline) - Date.now() / 1000));
+    const left = Number(element.dataset.deadline) - Date.now() / 1000;
+    if (element.words) element.textContent = element.words(clock(left), left);
   }
 }
 

@@ -7,7 +7,7 @@
 import { h } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { ApiError, api, saveSeat, savedSeat, Table } from "../net.js";
-import { countdown, describeCards, errorText, markRabbits, memberName, sideOf, tickCountdowns, timeLeft } from "./parts.js";
+import { countdown, describeCards, errorText, markRabbits, memberName, sideOf, tickCountdowns } from "./parts.js";
 import { picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
 import { createAlbumView, createHistory } from "./album.js";
@@ -429,7 +429,7 @@ export function roomScreen(ctx, code, watch) {
     const wanted = mine ? `${room.seq}` : "";
     if (turn.dataset.seq === wanted) return;
     turn.dataset.seq = wanted;
-    turn.replaceChildren(...(mine ? [t("reveal.your_turn"), room.deadline ? " " : "", room.deadline ? countdown(room.deadline, timeLeft) : ""] : []));
+    turn.replaceChildren(...(mine ? [t("reveal.your_turn"), room.deadline ? " " : "", room.deadline ? countdown(room.deadline, v.timerWords(room, room.game)) : ""] : []));
     turn.hidden = !mine;
   }
 

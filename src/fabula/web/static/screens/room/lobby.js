@@ -1,6 +1,6 @@
 import { CHOICES } from "../../choices.js";
 import { h } from "../../dom.js";
-import { language, t } from "../../i18n.js";
+import { language, listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { errorText, inviteBlock, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
@@ -41,6 +41,14 @@ export function lobbyPart(v) {
       ui.botsWanted = reply.type === "error" ? 0 : ui.botsWanted - 1; // (a refusal stops the rest)
     }
     draw();
+  }
+
+  // The time limits set, said before the game (the clue's counts from the end of a reveal).
+  function timersLine(settings) {
+    const set = ["clue", "play", "vote"].filter((phase) => settings[`${phase}_seconds`]);
+    if (!set.length) return null;
+    const parts = set.map((phase) => t("lobby.timer", { phase: t(`start.timer.${phase}`), seconds: settings[`${phase}_seconds`] }));
+    return h("p.hint.timers", {}, t("lobby.timers", { timers: listText(parts) }));
   }
 
   function lobby(room) {
@@ -158,6 +166,7 @@ export function lobbyPart(v) {
       {},
       h("h2", {}, t(`mode.${mode}`)),
       h("p.hint", {}, t(`mode.${mode}.summary`), " ", t("lobby.count", { count, low, high })),
+      timersLine(room.settings),
       controls,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
       hostLine(room),

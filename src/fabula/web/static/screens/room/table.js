@@ -107,12 +107,20 @@ export function tablePart(v) {
     );
   }
 
+  // The clue's timer runs from the end of the last round's reveal: until then it says so (a host
+  // who set 20 s saw 0:35 and wondered why).
+  function timerWords(room, game) {
+    const clueSeconds = room.settings.clue_seconds;
+    if (game.phase !== "clue" || !game.last_round || !clueSeconds) return timeLeft;
+    return (time, left) => (left > clueSeconds ? t("table.time_left_reveal", { time, seconds: clueSeconds }) : timeLeft(time));
+  }
+
   function tableView(room) {
     const game = room.game;
     const mine = me();
     const phase = game.phase;
     const canAct = awaited() || (mine !== null && (phase === "play" || phase === "vote") && ui.room?.you?.legal?.length);
-    const deadline = room.deadline ? countdown(room.deadline, timeLeft) : null;
+    const deadline = room.deadline ? countdown(room.deadline, timerWords(room, game)) : null;
     const partner = partnerSeat(game);
     const top = h(
       "div.table-head",
@@ -330,5 +338,5 @@ export function tablePart(v) {
     );
   }
 
-  return { tableView };
+  return { tableView, timerWords };
 }
