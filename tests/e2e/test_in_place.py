@@ -239,3 +239,22 @@ def test_the_timers_set_are_said_in_the_lobby_and_the_clue_s_counts_from_the_rev
     vote(page)
     # round 2: Ines tells, her 20 s counted once the reveal is over, and the timer says so
     expect(page.locator(".table-head .countdown")).to_contain_text("the reveal, then 20 s for the clue")
+
+
+def test_the_join_page_keeps_up_with_the_room_and_says_the_host_can_remove_a_bot(players: Players) -> None:
+    """The join page read the room once: its seat count and free rabbits went stale while a
+    newcomer typed; and a lobby full of bots said only "Every seat is taken"."""
+    seat = create_room_by_api(players.base, "Hal", mode="odyssey")
+    code = seat["code"]
+    host, newcomer = players.open(), players.phone()
+    open_seat(host, players.base, code, seat)
+    newcomer.goto(f"/join/{code}")
+    expect(newcomer.locator("ul.seated li")).to_have_count(1)
+    newcomer.locator("input[name=name]").fill("Noa")
+    add_bots(host, 1)
+    expect(newcomer.locator("ul.seated li")).to_have_count(2, timeout=10_000)
+    expect(newcomer.locator("input[name=name]")).to_have_value("Noa")  # what was typed stays
+    add_bots(host, 10)  # a full table of twelve
+    expect(newcomer.locator(".join-closed")).to_contain_text(
+        "Every seat is taken. You can watch. The host can remove a bot to make room for you.", timeout=10_000
+    )

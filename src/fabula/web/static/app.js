@@ -100,7 +100,7 @@ function route() {
     const watch = new URLSearchParams(location.search).has("watch");
     leave = roomScreen(context, match[1].toUpperCase(), watch);
   } else if ((match = path.match(/^\/join\/([A-Za-z0-9]+)\/?$/))) {
-    joinScreen(context, match[1].toUpperCase());
+    leave = joinScreen(context, match[1].toUpperCase());
   } else if ((match = path.match(/^\/album\/([A-Za-z0-9]+)\/([A-Za-z0-9_-]+)\/?$/))) {
     leave = sharedAlbumScreen(context, match[1].toUpperCase(), match[2]);
   } else if (path.startsWith("/rules")) {

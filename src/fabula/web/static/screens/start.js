@@ -329,6 +329,8 @@ export function homeScreen(ctx) {
   });
 }
 
+const JOIN_POLL_MS = 3000;
+
 export function joinScreen(ctx, code) {
   if (savedSeat(code)) {
     ctx.go(`/room/${code}`, true);
@@ -378,7 +380,17 @@ export function joinScreen(ctx, code) {
     if (summary.full || summary.status === "over") {
       // say it before anyone types a name: there is no seat to take now
       const why = summary.status === "over" ? t("join.over") : summary.status === "playing" ? t("join.started") : t("join.full");
-      ctx.render(h("section.card-panel.join-closed", {}, heading, h("p", {}, why), seated, h("div.actions", {}, watch)));
+      const bots = summary.status === "lobby" && summary.members.some((m) => m.bot);
+      ctx.render(
+        h(
+          "section.card-panel.join-closed",
+          {},
+          heading,
+          h("p", {}, why, bots ? ` ${t("join.full_bots")}` : ""),
+          seated,
+          h("div.actions", {}, watch),
+        ),
+      );
       return;
     }
     let seatChoice;
@@ -440,4 +452,10 @@ export function joinScreen(ctx, code) {
   ctx.relabel = draw; // another language: the same form, what was typed and chosen kept
   draw();
   refresh();
+  // Who is there and which rabbits are free change while a newcomer types a name (a seat taken,
+  // a bot removed to make room): read again every few seconds while the page is shown.
+  const polling = setInterval(() => {
+    if (!document.hidden && !joining.busy) void refresh();
+  }, JOIN_POLL_MS);
+  return () => clearInterval(polling);
 }
