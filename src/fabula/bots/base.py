@@ -18,11 +18,21 @@ from fabula.rules import Action, BlindClue, Tell
 if TYPE_CHECKING:
     from .semantic.memory import ClueMemory
 
-#: Clue words for a bot that does not look at pictures.
-_WORDS = (
-    "Journey", "Memory", "Silence", "Home", "Freedom", "Waiting", "Secret", "Dream", "Balance",
-    "Courage", "Hope", "Far away", "Once upon a time", "Lost", "Together", "Night", "Growing", "Escape",
-)  # fmt: skip
+#: Clue words for a bot that does not look at pictures, in each language it may give clues in.
+_WORDS = {
+    "en": (
+        "Journey", "Memory", "Silence", "Home", "Freedom", "Waiting", "Secret", "Dream", "Balance",
+        "Courage", "Hope", "Far away", "Once upon a time", "Lost", "Together", "Night", "Growing", "Escape",
+    ),
+    "zh-Hant": (
+        "旅程", "回憶", "寂靜", "家", "自由", "等待", "秘密", "夢", "平衡",
+        "勇氣", "希望", "遠方", "從前從前", "迷失", "一起", "夜晚", "成長", "逃離",
+    ),
+    "zh-Hans": (
+        "旅程", "回忆", "寂静", "家", "自由", "等待", "秘密", "梦", "平衡",
+        "勇气", "希望", "远方", "从前从前", "迷失", "一起", "夜晚", "成长", "逃离",
+    ),
+}  # fmt: skip
 
 
 class Bot(Protocol):
@@ -42,13 +52,15 @@ class RandomBot:
     ('Tell', True)
     """
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(self, rng: random.Random | None = None, *, language: str = "en") -> None:
+        """``language``: of its clues (``en``, ``zh-Hant`` or ``zh-Hans``; another: English)."""
         self.rng = rng or random.Random()
+        self.words = _WORDS.get(language, _WORDS["en"])
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:  # noqa: ARG002 - blind by design
         action = legal[self.rng.randrange(len(legal))]
         if isinstance(action, (Tell, BlindClue)):
-            return action.with_clue(self.rng.choice(_WORDS))
+            return action.with_clue(self.rng.choice(self.words))
         return action
 
 
@@ -79,7 +91,7 @@ def make_bot(
     ``language``: the language of its clues (``en``, ``zh-Hant`` or ``zh-Hans``). `ValueError` for
     an unknown level."""
     if level == "random":
-        return RandomBot(rng)
+        return RandomBot(rng, language=language)
     if level in BOT_LEVELS:
         from .semantic.player import PERSONAS, SemanticBot  # the model loads only when a reader is asked for
 

@@ -159,7 +159,7 @@ class AutoPlayers:
         assert game is not None
         view, legal = game.view(seat).to_json(), game.legal_actions(seat)
         if level == "random":
-            return RandomBot(rng).choose(view, legal)
+            return RandomBot(rng, language=language).choose(view, legal)
         if OWN_DECK in room.settings.decks and self.own_cards is not None and self._key(room) not in self._cards:
             # a room's own pictures are read from the picture store, once a game
             self.cards_of(room, await self.own_cards(room.code))
