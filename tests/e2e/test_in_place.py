@@ -225,9 +225,7 @@ def test_the_storyteller_s_partner_is_told_to_play_a_decoy_and_not_to_vote(playe
 def test_the_timers_set_are_said_in_the_lobby_and_the_clue_s_counts_from_the_reveal(players: Players) -> None:
     """The lobby never showed the timers set, and a 20-s clue timer showed 0:35 after a reveal
     without a word of why."""
-    seat = create_room_by_api(
-        players.base, "Ines", clue_seconds=20, vote_seconds=60, options={"first_storyteller": 1}
-    )
+    seat = create_room_by_api(players.base, "Ines", clue_seconds=20, vote_seconds=60, options={"first_storyteller": 1})
     page = players.phone()
     open_seat(page, players.base, seat["code"], seat)
     expect(page.locator(".lobby .timers")).to_have_text("Time limits: Clue 20 s and Voting 60 s.")
@@ -257,4 +255,41 @@ def test_the_join_page_keeps_up_with_the_room_and_says_the_host_can_remove_a_bot
     add_bots(host, 10)  # a full table of twelve
     expect(newcomer.locator(".join-closed")).to_contain_text(
         "Every seat is taken. You can watch. The host can remove a bot to make room for you.", timeout=10_000
+    )
+
+
+def test_the_host_frees_a_gone_player_s_seat_mid_game_and_the_removed_player_stays_out(players: Players) -> None:
+    """Mid-game the host could not free the seat of someone whose phone was gone for a latecomer,
+    and a removed player sat down again at once through the same link."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    fay_seat = httpx.post(f"{players.base}/api/rooms/{code}/join", json={"name": "Fay", "colour": "pink"}).json()
+    mara, fay = players.open(), players.phone()
+    open_seat(mara, players.base, code, seat)
+    open_seat(fay, players.base, code, fay_seat)
+    add_bots(mara, 1)
+    start_game(mara, [fay])
+    fay_context = fay.context
+    fay.close()  # Fay's phone is gone
+    mara.get_by_role("button", name="Free Fay's seat").click()
+    mara.get_by_role("button", name="Free the seat").click()
+    expect(mara.get_by_role("button", name="Free Fay's seat")).to_have_count(0)
+
+    # a latecomer takes over the seat
+    leo = players.phone()
+    leo.goto(f"/join/{code}")
+    leo.locator("input[name=name]").fill("Leo")
+    leo.get_by_role("button", name="Take over this seat").click()
+    leo.locator(".table-screen").wait_for()
+
+    # Fay, back, is told she was removed, and the join link does not seat her again
+    again = fay_context.new_page()
+    again.goto(f"/room/{code}")
+    expect(again.locator(".fatal h2")).to_have_text("The host removed you from this room.")
+    again.goto(f"/join/{code}")
+    expect(again.locator(".join-closed")).to_have_count(0)  # (Leo took the only open seat: a bot's is left)
+    again.locator("input[name=name]").fill("Fay")
+    again.get_by_role("button", name="Take over this seat").click()
+    expect(again.locator("form p.error")).to_have_text(
+        "The host removed you from this room: you can watch it, not take a seat again."
     )

@@ -195,7 +195,14 @@ async def test_a_player_removed_mid_game_is_told_at_once_and_only_watches(server
     # and no later state shows the removed player a hand
     assert all(m["room"]["game"]["hand"] is None for m in fay.received[start:] if m["type"] == "state")
     again = Client(server.url, code, guest_seat["token"])
-    assert (await again.connect())["code"] == "bad_token"
+    assert (await again.connect())["code"] == "removed"  # (a page closed then is told why, not "bad token")
+    # nor does the join link seat again a browser that still holds the removed seat's token
+    refused = await asyncio.to_thread(
+        httpx.post,
+        f"{server.url}/api/rooms/{code}/join",
+        json={"name": "Fay", "colour": "pink", "former_token": guest_seat["token"]},
+    )
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "removed_here")
 
 
 @pytest.mark.anyio

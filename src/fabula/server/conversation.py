@@ -219,7 +219,10 @@ class Conversation:
         room = live.room
         member = None
         if message.token is not None:
-            found = room.member_by_token_hash(token_hash(message.token))
+            hashed = token_hash(message.token)
+            found = room.member_by_token_hash(hashed)
+            if found is None and hashed in room.removed_tokens:  # (its page was closed when it happened)
+                raise RoomError(RoomCode.REMOVED, "The host removed you from this room.")
             if found is None:
                 raise RoomError(RoomCode.BAD_TOKEN, "That seat token is not valid in this room.")
             member = found.id

@@ -62,8 +62,15 @@ class RoomCode(ErrorCode):
     REMOVED = (
         "removed",
         400,
-        "Not a refusal but a notice: the host removed you from the room, and your connection goes on as a spectator's.",
+        "The host removed you from the room: a notice (your connection goes on as a spectator's), and the"
+        " answer to a hello with the seat token you had.",
         Reach.SOCKET,
+    )
+    REMOVED_HERE = (
+        "removed_here",
+        403,
+        "The host removed this browser's player from the room: it may watch, not take a seat again.",
+        Reach.HTTP,
     )
     ROOM_FULL = "room_full", 400, "No seat or rabbit is left for another player.", Reach.BOTH
     SEAT_TAKEN = "seat_taken", 400, "The seat is not free to take over: someone plays it.", Reach.BOTH

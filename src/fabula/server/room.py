@@ -135,6 +135,9 @@ class Room(RoomGames):
         self.client_ids: dict[tuple[int | None, str], int] = {}
         #: the names of members no longer in the room, for the chat they left behind
         self.former_names: dict[int, str] = {}
+        #: the seat tokens (hashed) of those the host removed: a browser that still has one is
+        #: not seated again here (`Seats.join`)
+        self.removed_tokens: set[str] = set()
         self._next_member = 0
 
     # ------------------------------------------------------------------ reading
@@ -340,6 +343,8 @@ class Room(RoomGames):
         member = self.members.get(entry.member)
         if member is None:
             raise RoomError(RoomCode.UNKNOWN_MEMBER, "There is no such player in this room.")
+        if entry.kicked and member.token_hash:
+            self.removed_tokens.add(member.token_hash)
         if self.game is None:
             self._forget(entry.member)
         else:

@@ -120,6 +120,7 @@ class RoomRoutes:
                     body.get("name"),  # type: ignore[arg-type]
                     body.get("colour"),  # type: ignore[arg-type]
                     body.get("replaces"),
+                    body.get("former_token"),
                 ),
             )
         except RulesError as error:

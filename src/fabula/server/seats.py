@@ -191,11 +191,16 @@ class Seats:
         log.info("room created", extra={"room": code, "mode": settings.mode, "address": address})
         return Seat(code, 0, token)
 
-    async def join(self, code: str, name: str, colour: str, replaces: int | None = None) -> Seat:
+    async def join(
+        self, code: str, name: str, colour: str, replaces: int | None = None, former_token: object = None
+    ) -> Seat:
         """A seat in room ``code``: a new one before the game, or — ``replaces`` — the seat of a
-        bot (or of someone who left for good) during it."""
+        bot (or of someone who left for good) during it. ``former_token``: a seat token this
+        browser held in the room before; one of a player the host removed is refused a seat."""
         if replaces is not None and (type(replaces) is not int or not 0 <= replaces <= p.NUMBER_MAX):
             raise RoomError(CommonCode.MALFORMED, "replaces is the number of the member whose seat you take over.")
+        if former_token is not None and not isinstance(former_token, str):
+            raise RoomError(CommonCode.MALFORMED, "former_token is the seat token this browser held in the room.")
         live = await self.rooms.find(code)
         token = self.tokens()
         now = self.clock()
@@ -203,6 +208,8 @@ class Seats:
         made: list[Joined] = []
 
         def joined(room: Room) -> Joined:
+            if former_token and token_hash(former_token) in room.removed_tokens:
+                raise RoomError(RoomCode.REMOVED_HERE, "The host removed you from this room: you may watch it.")
             made.append(
                 Joined(
                     at=now,

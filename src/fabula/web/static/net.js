@@ -69,6 +69,16 @@ export function saveSeat(code, seat) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
+// The seat token a browser held in a room whose host removed it: sent with a join there
+// (`former_token`), so that the removed player is not seated again through the same link.
+export function rememberRemoval(code, token) {
+  if (token) localStorage.setItem(`fabula.removed.${code}`, token);
+}
+
+export function removedToken(code) {
+  return localStorage.getItem(`fabula.removed.${code}`);
+}
+
 // The close code of a server that restarts or hands the room to another of its processes.
 const CLOSE_RECONNECT = 1012;
 

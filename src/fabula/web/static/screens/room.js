@@ -6,7 +6,7 @@
 // in the layer above the screen, so that a redraw (any bot's move) never moves the reader's place.
 import { h } from "../dom.js";
 import { language, t } from "../i18n.js";
-import { ApiError, api, saveSeat, savedSeat, Table } from "../net.js";
+import { ApiError, api, rememberRemoval, saveSeat, savedSeat, Table } from "../net.js";
 import { countdown, describeCards, errorText, markRabbits, memberName, sideOf, tickCountdowns } from "./parts.js";
 import { picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
@@ -79,6 +79,7 @@ export function roomScreen(ctx, code, watch) {
     },
     onFatal: (code_, message) => {
       ui.fatal = code_;
+      if (code_ === "removed") rememberRemoval(code, seat?.token);
       if (code_ === "bad_token" || code_ === "removed") saveSeat(code, null);
       ui.message = message;
       closeReveal();

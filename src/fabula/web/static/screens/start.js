@@ -4,7 +4,7 @@ import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { RABBITS, rabbit } from "../rabbits.js";
-import { api, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
+import { api, removedToken, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
 import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 import { DECK_LINK } from "./pictures.js";
 
@@ -349,6 +349,8 @@ export function joinScreen(ctx, code) {
         draw();
         localStorage.setItem("fabula.name", form.name);
         const body = { name: form.name, colour: form.colour, request };
+        const former = removedToken(code);
+        if (former) body.former_token = former;
         if (summary.status === "playing") body.replaces = form.replaces;
         const seat = await api(`/api/rooms/${code}/join`, body);
         saveSeat(code, { token: seat.token, member: seat.member });

@@ -160,9 +160,27 @@ export function tablePart(v) {
         game.last_round ? h("button.small", { type: "button", onclick: () => openReveal(game.last_round) }, t("table.show_last_round")) : null,
         room.you ? soundToggle() : null,
         room.you ? null : takeOver(room),
+        room.you?.host ? awaySeats(room) : null,
         room.you?.host ? serious("end", t("room.end"), t("room.end_question"), t("room.end_now"), () => send("end")) : null,
         leaveButton(room),
         v.chatPanel(room),
+      ),
+    );
+  }
+
+  // The host's way to free the seat of someone who left or whose phone is gone (a bot plays it) for a
+  // latecomer: removed, the person cannot come back to it, and the seat is open to take over.
+  function awaySeats(room) {
+    const away = room.members.filter((m) => !m.bot && (m.away || !m.connected) && !m.open && m.member !== room.you.member);
+    if (!away.length) return null;
+    return h(
+      "div.away-seats",
+      {},
+      away.map((m) =>
+        serious(`free-${m.member}`, t("table.free_seat", { name: memberName(m) }), t("table.free_seat_question", { name: memberName(m) }), t("table.free_seat_now"), () => {
+          ui.confirming = null;
+          send("kick", { member: m.member });
+        }),
       ),
     );
   }
