@@ -293,3 +293,24 @@ def test_the_host_frees_a_gone_player_s_seat_mid_game_and_the_removed_player_sta
     expect(again.locator("form p.error")).to_have_text(
         "The host removed you from this room: you can watch it, not take a seat again."
     )
+
+
+def test_a_long_clue_leaves_the_hand_in_view_on_a_phone(players: Players) -> None:
+    """A 200-character clue in the heading's size pushed the hand below the fold at 360 px."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    fay_seat = httpx.post(f"{players.base}/api/rooms/{code}/join", json={"name": "Fay", "colour": "pink"}).json()
+    mara, fay = players.open(), players.open(360, 740, mobile=True)
+    open_seat(mara, players.base, code, seat)
+    open_seat(fay, players.base, code, fay_seat)
+    add_bots(mara, 1)
+    start_game(mara, [fay])
+    clue = "The lighthouse keeper who counted every wave for forty years and never once told anyone what " * 3
+    tell(mara, clue[:200])
+    expect(fay.locator(".action-bar button.primary", has_text="Play")).to_be_visible()
+    expect(fay.locator("p.clue")).to_have_class("clue long")
+    card = fay.locator(".hand-card").first.bounding_box()
+    bar = fay.locator(".action-bar").bounding_box()
+    assert card is not None
+    assert bar is not None
+    assert card["y"] + card["height"] / 2 < bar["y"], "the hand is seen above the action bar without scrolling"

@@ -9,6 +9,9 @@ function shortClue(clue) {
   return chars.length > 40 ? `${chars.slice(0, 36).join("").trimEnd()}…` : clue;
 }
 
+// characters past which a clue is set in smaller type
+const LONG_CLUE = 60;
+
 export function tablePart(v) {
   const { ui, code, ctx, token, send, draw, nameOf, bySeat, legalOf, awaited, hostLine, leaveButton, loadAlbum, me, openReveal, partnerSeat, serious } = v;
 
@@ -132,7 +135,10 @@ export function tablePart(v) {
         : null,
       deadline,
     );
-    const clue = game.clue ? h("p.clue", { "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
+    // a long clue in smaller type: at 360 px a 200-character one in the heading's size pushed the
+    // hand below the fold
+    const long = [...(game.clue ?? "")].length > LONG_CLUE;
+    const clue = game.clue ? h("p.clue", { class: long ? "long" : "", "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
     const line = h("p.status-line", { role: "status", "aria-live": "polite" }, statusLine(room, game));
     return h(
       "section.table-screen",
