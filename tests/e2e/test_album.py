@@ -136,6 +136,9 @@ def test_odyssey_album_on_the_phone_and_the_tv_the_picture_and_the_share_link(pl
     expect(album.locator(".album-where")).to_have_text("Round 1 of 3")  # from its first round
     phone.locator(".history-replay").click()
     expect(phone.locator(".replay-overlay .replay-where")).to_contain_text("Round 1 of 3")
+    # on a phone it waits for the reader (turning by itself, a round went while its card and
+    # scores were still below the fold)
+    expect(phone.locator(".replay-overlay .replay-play")).to_have_attribute("aria-pressed", "false")
     phone.keyboard.press("Escape")
     expect(phone.locator(".replay-overlay")).to_have_count(0)
 

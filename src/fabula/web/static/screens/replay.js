@@ -2,7 +2,7 @@
 // share link), then the final scores, and again.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { albumGame, albumPeople, albumSides, chartWidth, scoreChart, winnersText } from "./chart.js";
+import { albumEveryone, albumGame, albumPeople, albumSides, chartWidth, finalNameOf, scoreChart, takeoverLines, winnersText } from "./chart.js";
 import { markRabbits, sideName, sideRabbit } from "./parts.js";
 import { roundParts } from "./reveal.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
@@ -10,6 +10,8 @@ import { fill, stepKeys, swipeable } from "./stepping.js";
 /** How long the replay shows a round before the next (ms), and the final scores. */
 export const REPLAY_MS = 6000;
 const FINAL_MS = 12000;
+// below this width the replay is a phone's: two columns of cards, scrolled
+const PHONE_WIDTH = 700;
 
 // ---------------------------------------------------------------- the replay
 
@@ -23,9 +25,9 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
   let timer = 0;
   let running = playing;
   const element = h("section.replay", { "aria-label": t("album.replay_title", { number: album.number }) });
-  const { bySeat, nameOf } = albumPeople(album);
   const game = albumGame(album);
-  markRabbits(album.players);
+  const finalName = finalNameOf(album); // "Leo (took over from Hal in round 4)"
+  markRabbits(albumEveryone(album));
 
   const schedule = () => {
     clearTimeout(timer);
@@ -38,6 +40,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
       if (!element.isConnected && timer) return stop();
       index = index >= count ? 0 : index + 1;
       draw();
+      element.closest(".overlay")?.scrollTo({ top: 0 }); // (the new round from its top)
       schedule();
     }, index >= count ? FINAL_MS : REPLAY_MS);
   };
@@ -50,6 +53,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
     if (next === index) return;
     index = next;
     draw();
+    element.closest(".overlay")?.scrollTo({ top: 0 });
     schedule();
   };
   const toggle = () => {
@@ -70,7 +74,10 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
     return false;
   });
 
+  // each side as it stood after round ``upTo``, named by who played it then (final: its last
+  // player, and whom they took over from)
   function standings(upTo, final) {
+    const { bySeat, nameOf } = albumPeople(album, final ? null : upTo);
     const rows = albumSides(album).map((side) => ({
       side,
       score: upTo ? album.rounds[upTo - 1].scores[side.seats[0]] : 0,
@@ -85,7 +92,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
           "li",
           {},
           sideRabbit(row.side, nameOf, bySeat, { size: 32 }),
-          h("span.name", {}, sideName(row.side, nameOf)),
+          h("span.name", {}, sideName(row.side, final ? finalName : nameOf)),
           h("strong.score", {}, row.score),
           row.gain !== null ? h("span.gain", {}, `+${row.gain}`) : null,
         ),
@@ -96,6 +103,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
   function draw() {
     const final = index >= count;
     const round = final ? null : album.rounds[index];
+    const { bySeat, nameOf } = albumPeople(album, round?.round ?? null);
     const parts = round ? roundParts(round, game, { nameOf, bySeat, size: 30, standIns: album.stand_ins?.[index] ?? [] }) : null;
     const controls = h(
       "div.replay-controls",
@@ -106,12 +114,19 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
       onClose ? h("button", { type: "button", class: "replay-close", onclick: onClose }, t("album.close")) : null,
     );
     const head = final
-      ? h("div.replay-head", {}, h("p.replay-where", {}, t("album.final")), h("p.replay-clue", {}, album.outcome ? winnersText(album, nameOf) : t("album.in_progress")))
+      ? h(
+          "div.replay-head",
+          {},
+          h("p.replay-where", {}, t("album.final")),
+          h("p.replay-clue", {}, album.outcome ? winnersText(album, finalName) : t("album.in_progress")),
+          takeoverLines(album).map((line) => h("p.took-over", {}, line)),
+        )
       : h(
           "div.replay-head",
           {},
           h("p.replay-where", {}, sideRabbit({ seats: [round.storyteller] }, nameOf, bySeat, { size: 34 }), " ", t("album.round_of", { round: index + 1, count }), " · ", t("table.storyteller", { name: nameOf(round.storyteller) })),
           h("p.replay-clue", { class: [...round.clue].length > 60 ? "long" : "" }, t("table.quoted_clue", { clue: round.clue })),
+          takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line)),
           parts.headline,
         );
     const upTo = final ? count : index + 1;
@@ -153,7 +168,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
 // The biggest cards that fit the replay's card area, in as many columns as that takes.
 function fitReplay(element) {
   const area = element.querySelector(".replay-cards");
-  if (window.innerWidth < 700) return; // a phone: two columns, scrolled
+  if (window.innerWidth < PHONE_WIDTH) return; // a phone: two columns, scrolled
   const list = area?.querySelector(".reveal-cards");
   if (!area || !list || !list.children.length) return;
   const count = list.children.length;
@@ -192,7 +207,10 @@ export function replayOverlay(album, ctx, options = {}) {
     replay?.destroy();
     ctx.overlay(null);
   };
-  replay = createReplay(album, { ...options, onClose: close });
+  // A phone shows a round in two columns, scrolled: it opens paused, the reader going on with
+  // "next" (playing, a round would turn while its card and scores are still below the fold).
+  const phone = window.innerWidth < PHONE_WIDTH;
+  replay = createReplay(album, { ...options, playing: Boolean(options.playing) && !phone, onClose: close });
   const dialog = h("div.overlay.replay-overlay", { role: "dialog", "aria-modal": "true", "aria-label": t("album.replay_title", { number: album.number }) }, replay.element);
   ctx.overlay(dialog);
   requestAnimationFrame(() => {
