@@ -1,12 +1,15 @@
-"""benchmarks/load.py drives a real `fabula serve`, and the bare transport, over real sockets."""
+"""benchmarks/load/ (``python -m benchmarks.load``) drives a real `fabula serve`, and the bare transport, over
+real sockets."""
 
 from __future__ import annotations
 
 import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,7 +26,8 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 @pytest.fixture(scope="module")
 def load() -> ModuleType:
-    # the generator processes import the module by name, so it must be importable as `load`
+    # the generator processes import the package by name, so it must be importable as `load`, as
+    # the other benchmarks import it
     sys.path.insert(0, str(BENCHMARKS))
     return importlib.import_module("load")
 
@@ -107,6 +111,101 @@ def test_several_servers_need_the_shared_backends(load: ModuleType) -> None:
     assert args.server_pid == [1, 2]
 
 
+def test_short_load_through_fabula_client(load: ModuleType) -> None:
+    # the same players through fabula.client.Client (--client fabula): the same checks hold
+    figures = short_run(load, "--client=fabula")
+    assert figures["max"]["actions_per_second"] > figures["paced"]["actions_per_second"]
+
+
+def started_by(mark: str) -> list[str]:
+    """The command lines of the processes still running whose environment holds ``mark``
+    (every process a run starts inherits it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if mark.encode() in (entry / "environ").read_bytes():
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:  # ended meanwhile, or not ours to read
+            continue
+    return found
+
+
+#: a short run of the command line: Fabula flat out for a second, then the transport's
+COMMAND_LINE = [
+    sys.executable,
+    "-m",
+    "benchmarks.load",
+    "--rooms=2",
+    "--players=3",
+    "--phases=max",
+    "--warmup=0.5",
+    "--no-pin",
+    "--ceiling=echo",
+    "--server-log-level=warning",
+]
+
+
+def marked() -> dict[str, str]:
+    """An environment whose mark every process of the run inherits (`started_by`)."""
+    return {**os.environ, "FABULA_LOAD_TEST_MARK": f"fabula-load-test-{os.getpid()}-{os.urandom(4).hex()}"}
+
+
+def none_left(env: dict[str, str]) -> list[str]:
+    """What the run of ``env`` left running: nothing, once multiprocessing's resource tracker has
+    seen the run's end (a moment after it)."""
+    mark = env["FABULA_LOAD_TEST_MARK"]
+    deadline = time.monotonic() + 5
+    while started_by(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return started_by(mark)
+
+
+def test_the_command_line_runs_and_stops_what_it_started() -> None:
+    env = marked()
+    result = subprocess.run(
+        [*COMMAND_LINE, "--duration=1"],
+        cwd=BENCHMARKS.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert " actions/s sustained (" in result.stdout
+    assert "== verdicts" in result.stdout
+    assert "ceiling (transport/echo): " in result.stdout
+    # the servers (Fabula's, the transport's) and the generator processes are all gone
+    assert none_left(env) == []
+
+
+def test_sigterm_stops_what_the_run_started() -> None:
+    env = marked()
+    run = subprocess.Popen(
+        [*COMMAND_LINE, "--duration=60"],
+        cwd=BENCHMARKS.parent,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert run.stdout is not None
+    try:
+        for line in run.stdout:
+            if "players connected in" in line:  # the server and the generator are running
+                break
+        assert len(started_by(env["FABULA_LOAD_TEST_MARK"])) >= 2
+        run.terminate()
+        assert run.wait(timeout=60) == 128 + signal.SIGTERM
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert none_left(env) == []
+
+
 def test_transport_relays_to_the_room(load: ModuleType) -> None:
     args = load.parse_args(["--rooms=2", "--players=3", "--duration=1", "--warmup=0.5", "--no-pin"])
     found = load.measure(args, "transport", ["max"]).figures["max"]
@@ -117,9 +216,10 @@ def test_transport_relays_to_the_room(load: ModuleType) -> None:
 
 
 def test_websocket_mask_matches_the_pure_python_one(load: ModuleType) -> None:
+    websocket = importlib.import_module(f"{load.__name__}.websocket")
     data, mask = bytes(range(200)), b"\x01\x80\xfe\x7f"
-    assert load._apply_mask(data, mask) == load._python_mask(data, mask)
-    assert load._python_mask(load._python_mask(data, mask), mask) == data
+    assert websocket.apply_mask(data, mask) == websocket.python_mask(data, mask)
+    assert websocket.python_mask(websocket.python_mask(data, mask), mask) == data
 
 
 def test_callgrind_is_for_the_servers_the_benchmark_starts(load: ModuleType) -> None:

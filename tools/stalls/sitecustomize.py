@@ -1,8 +1,8 @@
 """Where a server's event loop stalls: put this folder on ``PYTHONPATH`` of ``fabula serve``.
 
-    PYTHONPATH=$PWD/tools/stalls python benchmarks/load.py --rooms 834 --phases paced --think 10 ...
+    PYTHONPATH=$PWD/tools/stalls python -m benchmarks.load --rooms 834 --phases paced --think 10 ...
 
-(`benchmarks/load.py` passes its environment to the servers it starts, each in a folder of its
+(`benchmarks/load/` passes its environment to the servers it starts, each in a folder of its
 own: hence the absolute path.) In a process whose command line says ``serve``, Python imports
 this at start-up and
 
