@@ -152,6 +152,7 @@ def main() -> None:
     elif command == "bench":
         for script in sorted((ROOT / "benchmarks").glob("*.py")):
             run(BIN / "python", script, *extra)
+        run(BIN / "python", "-m", "benchmarks.load", *extra)  # (a package: benchmarks/load/)
     else:
         sys.exit(__doc__)
 

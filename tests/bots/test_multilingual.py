@@ -253,7 +253,7 @@ def test_a_chinese_storyteller_never_copies_a_phrase_from_a_chinese_caption() ->
 @pytest.mark.parametrize("language", ["zh-Hant", "zh-Hans"])
 def test_a_random_bot_clues_in_the_table_s_language(language: str) -> None:
     """The random level clued in English at a Chinese table ("Memory")."""
-    clues = set()
+    clues: set[str] = set()
     for seed in range(40):
         game = Game.new("odyssey", seats=3, seed=seed)
         seat = game.awaiting[0]
@@ -261,9 +261,11 @@ def test_a_random_bot_clues_in_the_table_s_language(language: str) -> None:
             game.view(seat).to_json(), game.legal_actions(seat)
         )
         assert isinstance(move, Tell)
+        assert move.clue is not None
         clues.add(move.clue)
     assert all(not clue.isascii() for clue in clues), clues
     assert len(clues) > 5
     english = make_bot("random", random.Random(0)).choose(game.view(seat).to_json(), game.legal_actions(seat))
     assert isinstance(english, Tell)
+    assert english.clue is not None
     assert english.clue.isascii()
