@@ -92,8 +92,13 @@ def test_the_party_storyteller_changes_the_vote_made(players: Players) -> None:
     assert reply["type"] == "ack", reply
     expect(voted.locator(".slot-number")).not_to_have_text(first)
     # and then the red token, as before
+    expect(page.get_by_text("Vote first, then tap a card for the red token.")).to_have_count(0)  # (done)
     enabled_table_cards(page).first.click()
     expect(page.locator(".table-card .red-mark")).to_have_count(1)
+    reply = answered(page, page.locator(".action-bar button.red").click)
+    assert reply["type"] == "ack", reply
+    # both are placed (the bots may have ended the round by now): the hint that asked for them is gone
+    expect(page.get_by_text("Vote first, then tap a card for the red token.")).to_have_count(0)
 
 
 def test_a_new_game_opens_at_its_top_and_the_title_follows_the_language(players: Players) -> None:
