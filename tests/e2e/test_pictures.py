@@ -1,6 +1,7 @@
 """The group's own pictures from the browser: the host adds photos and a .zip through the file
 chooser, sees a result per file and the thumbnails, captions one, deals the game from them, and
-the pictures are what every player holds; a player who does not host has no upload control."""
+the pictures are what every player holds; a player who does not host has no upload control. A
+picture refused as a copy is shown beside the one it copies, and the host keeps both or skips it."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
 
+from ..cards.test_likeness import TEMPLATE, template_drawing
 from .conftest import Players
-from .ui import add_bots, card_sources, join_in_ui, start_game
+from .ui import add_bots, card_sources, create_room_in_ui, join_in_ui, start_game
 
 
 def photo(seed: int, format: str = "JPEG") -> bytes:
@@ -127,4 +129,54 @@ def test_a_deck_link_fills_a_friend_s_room_and_the_deck_downloads(players: Playe
     expect(theirs.locator("li.picture img")).to_have_count(5, timeout=30_000)
     expect(theirs.locator("li.picture input.caption").first).to_have_value("A lighthouse at dusk")
     expect(theirs.locator("p.deck-link-pending")).to_have_count(0)
+    assert players.errors == []
+
+
+def test_a_copy_is_shown_beside_the_picture_it_copies_and_the_host_keeps_both_or_skips_it(
+    players: Players, tmp_path: Path
+) -> None:
+    host = players.open(360, 740, mobile=True)
+    create_room_in_ui(host, players.base, "Ana")
+    panel = host.locator("details.pictures")
+    red, purple = template_drawing(*TEMPLATE[0]), template_drawing(*TEMPLATE[4])
+    files = {
+        "red.png": (red, "PNG", {}),
+        "purple.png": (purple, "PNG", {}),
+        "red.jpg": (red, "JPEG", {"quality": 60}),
+        "purple-small.jpg": (purple.resize((300, 450)), "JPEG", {"quality": 80}),
+    }
+    for name, (image, format, options) in files.items():
+        image.save(tmp_path / name, format, **options)
+    upload = panel.locator("input[type=file]")
+    upload.set_input_files([str(tmp_path / "red.png"), str(tmp_path / "purple.png")])
+    expect(panel.locator("li.picture img")).to_have_count(2, timeout=30_000)
+
+    upload.set_input_files([str(tmp_path / "red.jpg"), str(tmp_path / "purple-small.jpg")])
+    pair = panel.locator("section.duplicate-pair")
+    expect(pair).to_contain_text("“red.jpg” looks like the same picture as “red.png”", timeout=30_000)
+    expect(pair.locator("figcaption")).to_have_text(["New: red.jpg", "Already taken: red.png"])
+    expect(pair.locator(".pairs-left")).to_have_text("1 more to look at")
+    expect(pair.locator("img")).to_have_attribute(
+        "src", panel.locator("li.picture img").first.get_attribute("src") or ""
+    )
+    # the new picture, drawn from the file itself: the red circle's middle is red
+    host.wait_for_function(
+        """() => {
+          const canvas = document.querySelector("section.duplicate-pair canvas");
+          const [r, g] = canvas.getContext("2d").getImageData(120, 152, 1, 1).data;
+          return r > 150 && g < 100;
+        }"""
+    )
+    pair.evaluate("(section) => { section.keptInPlace = true; }")
+    pair.get_by_role("button", name="Keep both").click()
+    expect(panel.locator("li.picture img")).to_have_count(3)
+    expect(pair).to_contain_text("“purple-small.jpg” looks like the same picture as “purple.png”")
+    assert pair.evaluate("(section) => section.keptInPlace"), "the next pair, in the same box: changed in place"
+    expect(pair.locator(".pairs-left")).to_have_count(0)
+    pair.get_by_role("button", name="Skip").click()
+    expect(pair).to_have_count(0)
+    expect(panel.locator("li.picture img")).to_have_count(3)
+    expect(panel.locator("ul.upload-results li")).to_have_text(
+        ["red.jpg: added", "purple-small.jpg: skipped — the same picture as one already taken"]
+    )
     assert players.errors == []

@@ -240,6 +240,7 @@ async def test_a_link_is_made_once_and_copies_the_deck_into_another_room(server:
     twice = (await from_link(server, friend["code"], friend["token"], {"link": first.json()["url"]})).json()
     assert [r["status"] for r in twice] == ["skipped"] * 3, "the url works as the link; copies are skipped"
     assert all(r["reason"] == "same picture as a picture already in the deck" for r in twice)
+    assert [r["twin"]["card"] for r in twice] == [r["card"] for r in results], "each names the picture it copies"
 
 
 async def test_a_copy_stops_at_the_deck_s_limit(server: LiveServer) -> None:

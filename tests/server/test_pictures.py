@@ -18,6 +18,7 @@ from PIL import Image
 from fabula.server.config import Config
 
 from ..cards.test_importer import encoded, picture, sideways_jpeg, webp_chunks
+from ..cards.test_likeness import TEMPLATE, template_drawing, template_png
 from .harness import Client, LiveServer, create_room, join_room, live_server
 
 pytestmark = pytest.mark.anyio
@@ -45,12 +46,22 @@ def zipped(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-async def upload(server: LiveServer, code: str, token: str | None, files: list[tuple[str, bytes]]) -> httpx.Response:
+async def upload(
+    server: LiveServer,
+    code: str,
+    token: str | None,
+    files: list[tuple[str, bytes]],
+    *,
+    fields: dict[str, str] | None = None,
+    query: dict[str, str] | None = None,
+) -> httpx.Response:
     headers = {} if token is None else bearer(token)
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.post(
             f"/api/rooms/{code}/pictures",
             headers=headers,
+            params=query,
+            data=fields,
             files=[("files", (name, data, "application/octet-stream")) for name, data in files],
         )
 
@@ -89,6 +100,65 @@ async def test_the_host_uploads_pictures_and_a_zip_and_gets_a_result_per_file(se
     assert served.status_code == 200
     assert served.headers["content-type"] == "image/webp"
     assert "public" not in served.headers["cache-control"], "a private picture is never kept by a shared cache"
+
+
+async def test_twelve_drawings_on_one_template_are_twelve_cards(tmp_path: Path) -> None:
+    """Issue 34: a group drew on one template (a white page, a shape, a label under it), each a
+    shape, a colour and a label of their own; 4 of the 12 were refused as "the same picture" (a
+    purple circle as the red one) when only the grey pHash was compared."""
+    with live_server(tmp_path / "data", max_deck_pictures=20) as server:
+        host = await create_room(server.url)
+        code, token = host["code"], host["token"]
+        drawings = [(f"{label}.png", template_png(n)) for n, (_, _, label) in enumerate(TEMPLATE)]
+        results = (await upload(server, code, token, drawings)).json()
+        again = (await upload(server, code, token, drawings[:2])).json()
+        listed = await listing(server, code, token)
+    assert [(r["name"], r["status"]) for r in results] == [(name, "taken") for name, _ in drawings]
+    assert len(listed["pictures"]) == 12
+    assert [r["code"] for r in again] == ["duplicate", "duplicate"], "the very same drawings again are copies"
+    assert [r["twin"]["card"] for r in again] == [r["card"] for r in results[:2]]
+
+
+async def test_a_copy_names_the_picture_it_copies_and_the_host_may_keep_both(server: LiveServer) -> None:
+    host = await create_room(server.url)
+    code, token = host["code"], host["token"]
+    red, purple, photo = template_drawing(*TEMPLATE[0]), template_drawing(*TEMPLATE[4]), picture(90, size=(640, 960))
+    first = (await upload(server, code, token, [("red.png", encoded(red, "PNG")), ("photo.png", png(90))])).json()
+    assert [r["status"] for r in first] == ["taken", "taken"]
+    red_card, photo_card = first[0]["card"], first[1]["card"]
+    copies = [
+        ("red.jpg", encoded(red, "JPEG", quality=60)),
+        ("red-half.jpg", encoded(red.resize((300, 450)), "JPEG", quality=80)),
+        ("photo.jpg", encoded(photo, "JPEG", quality=40)),
+        ("photo-half.png", encoded(photo.resize((320, 480)), "PNG")),
+        ("purple.png", encoded(purple, "PNG")),
+        ("purple.webp", encoded(purple, "WEBP", quality=80)),
+    ]
+    results = (await upload(server, code, token, copies)).json()
+    assert [(r["name"], r["status"], r.get("code")) for r in results] == [
+        ("red.jpg", "skipped", "duplicate"),
+        ("red-half.jpg", "skipped", "duplicate"),
+        ("photo.jpg", "skipped", "duplicate"),
+        ("photo-half.png", "skipped", "duplicate"),
+        ("purple.png", "taken", None),
+        ("purple.webp", "skipped", "duplicate"),
+    ]
+    purple_card = results[4]["card"]
+
+    def twin(name: str, card: str) -> dict[str, str]:
+        return {"name": name, "card": card, "url": f"/cards/{card}.webp"}
+
+    assert [r["twin"] for r in results[:4]] == [twin("red.png", red_card)] * 2 + [twin("photo.png", photo_card)] * 2
+    assert results[5]["twin"] == twin("purple.png", purple_card), "a copy of a picture of the same upload"
+    assert "twin" not in results[4]
+    # the host saw the pair and keeps both: the file again, with keep_duplicates (a field, or in the query)
+    kept = (await upload(server, code, token, copies[:1], fields={"keep_duplicates": "1"})).json()
+    also = (await upload(server, code, token, copies[5:], query={"keep_duplicates": "1"})).json()
+    assert [(r["name"], r["status"]) for r in kept + also] == [("red.jpg", "taken"), ("purple.webp", "taken")]
+    listed = [p["card"] for p in (await listing(server, code, token))["pictures"]]
+    assert listed == [red_card, photo_card, purple_card, kept[0]["card"], also[0]["card"]]
+    refused = (await upload(server, code, token, copies[1:2], fields={"keep_duplicates": "0"})).json()
+    assert refused[0]["code"] == "duplicate", "only a yes keeps a copy"
 
 
 async def test_a_served_picture_keeps_nothing_of_the_photo_s_metadata(server: LiveServer) -> None:

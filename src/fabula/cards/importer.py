@@ -17,12 +17,11 @@ import re
 import secrets
 import shutil
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-import imagehash
 import msgspec
 from PIL import Image
 
@@ -40,6 +39,7 @@ from fabula.cards.intake import (
     too_large,
 )
 from fabula.cards.library import DECK_FILE, DECK_FORMAT, DECKS_FOLDER, NAME_PATTERN, DeckFile, StoredCard
+from fabula.cards.likeness import DUPLICATE_DISTANCE, Likeness
 from fabula.cards.model import Deck
 from fabula.cards.pictures import BACKGROUND, FORMATS, PICTURE_SIZE, WEBP_QUALITY
 from fabula.text import collapse_spaces, has_controls
@@ -60,12 +60,6 @@ __all__ = [
     "import_deck",
 ]
 
-#: Two pictures whose 64-bit pHashes (taken on the finished card) differ in at most this many bits
-#: are the same picture. A copy re-saved smaller, as JPEG or as WebP differs in 0–2 bits (measured
-#: on the tests' pictures); different pictures differ in about 32 (16 at the least among 60 of
-#: them), and two random hashes come within 6 bits once in 2 × 10¹¹ pairs. 6 leaves room for
-#: harsher copies and stays far from different pictures: a false match would drop a card.
-DUPLICATE_DISTANCE = 6
 #: Built-in deck names an imported deck may not take.
 RESERVED_NAMES = frozenset({"fabula"})
 #: The longest deck name (folder name and card-id prefix) and the longest deck title.
@@ -196,13 +190,14 @@ def _import_pictures(
     """Decode, check and store each usable picture in ``folder``; append a line to ``skipped``
     for each of the others."""
     cards: list[StoredCard] = []
-    seen: list[tuple[int, str]] = []  # (pHash, source name) of every picture kept
+    seen: list[Seen] = []  # every picture kept
     for entry in entries:
         try:
-            picture, fingerprint = finished_picture(entry, limits, seen)
+            picture, likeness = finished_picture(entry, limits, seen)
         except Skip as skip:
             skipped.append(_skip_line(entry.name, skip.reason))
             continue
+        seen.append(Seen(likeness, entry.name))
         number = len(cards) + 1
         file = f"{number:03d}.webp"
         (folder / file).write_bytes(_webp(picture))
@@ -214,41 +209,79 @@ def _import_pictures(
                 title=f"{title} {number}",
                 description=described.get(base_name(entry.name), ""),
                 tags=(),
-                phash=str(fingerprint),
+                phash=likeness.phash_hex,
             )
         )
     return DeckFile(format=DECK_FORMAT, name=slug, title=title, cards=tuple(cards))
 
 
-def already_seen(phashes: Iterable[str]) -> list[tuple[int, str]]:
-    """The ``seen`` of `finished_picture` for a deck's pictures, by their pHashes (hex)."""
-    return [(int(phash, 16), "a picture already in the deck") for phash in phashes]
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A picture a new one may not copy: its likeness, its name as a refusal says it, and where it
+    is — its card id in a room's deck (``card``), or its place among an upload's results
+    (``result``) while it is not stored yet."""
+
+    likeness: Likeness
+    name: str
+    card: str = ""
+    result: int | None = None
 
 
-def twin_of(bits: int, seen: Iterable[tuple[int, str]]) -> str | None:
-    """The name of the picture in ``seen`` that the pHash ``bits`` copies, if one does."""
-    return next((name for known, name in seen if (known ^ bits).bit_count() <= DUPLICATE_DISTANCE), None)
+class SameAs(Skip):
+    """A picture skipped as the same picture as ``twin`` (`fabula.cards.likeness`)."""
+
+    def __init__(self, twin: Seen) -> None:
+        super().__init__(f"same picture as {shown(twin.name)}", "duplicate")
+        self.twin = twin
 
 
-def finished_picture(
-    entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]]
-) -> tuple[Image.Image, imagehash.ImageHash]:
-    """``entry`` read, checked and made a card's picture, with its pHash; `Skip` saying why not
-    (unreadable, too large, not a picture, the same as one in ``seen``, which it joins if taken).
-    Every picture from a folder, a zip or a browser's upload comes through here."""
+#: What a refusal calls a picture already in a room's deck.
+IN_THE_DECK = "a picture already in the deck"
+
+
+def already_seen(pictures: Iterable[tuple[str, str]]) -> list[Seen]:
+    """The ``seen`` of `finished_picture` for a deck's pictures, each ``(likeness as stored, card
+    id)``."""
+    return [Seen(Likeness.parse(likeness), IN_THE_DECK, card) for likeness, card in pictures]
+
+
+def twin_of(likeness: Likeness, seen: Iterable[Seen]) -> Seen | None:
+    """The picture in ``seen`` that ``likeness`` is a copy of, if one is."""
+    return next((known for known in seen if likeness.same_as(known.likeness)), None)
+
+
+def copies(pictures: Sequence[tuple[str, str]], known: Sequence[tuple[str, str]]) -> list[tuple[str, str] | None]:
+    """For each of ``pictures`` (``(likeness as stored, name)``), in order, the picture it is a
+    copy of — one of ``known`` (a deck's, as `already_seen` reads them) or one of ``pictures``
+    before it that is no copy — as ``(name as a refusal says it, card id or "")``; None for the
+    others. (Comparing hundreds of likenesses with hundreds takes a while: a picture worker's job.)"""
+    seen = already_seen(known)
+    found: list[tuple[str, str] | None] = []
+    for text, name in pictures:
+        likeness = Likeness.parse(text)
+        twin = twin_of(likeness, seen)
+        if twin is None:
+            seen.append(Seen(likeness, name))
+        found.append(None if twin is None else (twin.name, twin.card))
+    return found
+
+
+def finished_picture(entry: Entry, limits: ImportLimits, seen: Sequence[Seen]) -> tuple[Image.Image, Likeness]:
+    """``entry`` read, checked and made a card's picture, with its likeness; `Skip` saying why not
+    (unreadable, too large, not a picture) — `SameAs` when it is the same picture as one in
+    ``seen`` (the caller adds those it keeps). Every picture from a folder, a zip or a browser's
+    upload comes through here."""
     if entry.read is None:
         raise Skip(entry.reason, entry.code or "unreadable")
     data = entry.read()
     if len(data) > limits.max_bytes:
         raise Skip(too_large(len(data), limits), "too_large")
     picture = _card_picture(data, limits)
-    fingerprint = imagehash.phash(picture)
-    bits = int(str(fingerprint), 16)
-    twin = twin_of(bits, seen)
+    likeness = Likeness.of(picture)
+    twin = twin_of(likeness, seen)
     if twin is not None:
-        raise Skip(f"same picture as {shown(twin)}", "duplicate")
-    seen.append((bits, entry.name))
-    return picture, fingerprint
+        raise SameAs(twin)
+    return picture, likeness
 
 
 # ---------------------------------------------------------------- folders

@@ -3,8 +3,10 @@
 Each uploaded file is a picture or a .zip of pictures. Every picture goes through
 `fabula.cards.importer.finished_picture` — decoded in full, turned upright, cropped, re-encoded as
 WebP with no metadata (so no EXIF position, no XMP, no colour profile), and compared with the
-deck's pictures so a copy is skipped — and each file (each zip member) gets one `Taken` result:
-a card picture, or the reason it was passed over, in plain words.
+deck's pictures and the upload's own so a copy is skipped (`fabula.cards.likeness`; unless the
+host keeps copies: then nothing is compared) — and each file (each zip member) gets one `Taken`
+result: a card picture, or the reason it was passed over, in plain words; a copy names the
+picture it copies, so the host can see both.
 
 A zip may carry its pictures' captions, as `fabula deck import` reads them: a ``captions.csv``
 at its root or in its one top folder (`fabula.cards.intake.captions_entry`), ``file,description``
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from fabula.cards.captions import entry_captions
-from fabula.cards.importer import already_seen, finished_picture
+from fabula.cards.importer import SameAs, Seen, already_seen, finished_picture
 from fabula.cards.intake import (
     Entry,
     ImportFailed,
@@ -50,51 +52,70 @@ class Upload:
 
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """What became of one file: a picture taken (``webp``, ``phash`` and its ``caption`` from the
-    zip's captions.csv), a zip's captions file read (``captions``: how many it holds), or neither,
-    for ``reason``."""
+    """What became of one file: a picture taken (``webp``, its ``likeness`` as stored and its
+    ``caption`` from the zip's captions.csv), a zip's captions file read (``captions``: how many it
+    holds), or neither, for ``reason``."""
 
     name: str
     webp: bytes | None = None
-    phash: str = ""
+    likeness: str = ""
     reason: str = ""
     caption: str = ""
     captions: int | None = None
     #: the reason, for a machine (`SKIP_CODES`)
     code: SkipCode | None = None
+    #: a copy's twin: the card id of a picture already in the deck…
+    twin_card: str = ""
+    #: …or the place among this upload's results of the picture taken that it copies
+    twin_result: int | None = None
 
 
-def take(uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
-    """Every picture of ``uploads`` made a card (or skipped), in order; ``known``: the pHashes
-    (hex) of the deck's pictures, which a new one may not copy."""
-    seen = already_seen(known)
+def take(
+    uploads: Sequence[Upload], limits: ImportLimits, known: Sequence[tuple[str, str]] = (), *, keep_copies: bool = False
+) -> list[Taken]:
+    """Every picture of ``uploads`` made a card (or skipped), in order; ``known``: the deck's
+    pictures, each ``(likeness as stored, card id)``, which a new one may not copy — unless
+    ``keep_copies``: the host has seen the pair and keeps both."""
+    seen = None if keep_copies else already_seen(known)
     results: list[Taken] = []
     for upload in uploads:
         if _is_zip(upload):
-            results += _from_zip(upload, limits, seen)
+            results += _from_zip(upload, limits, seen, len(results))
             continue
         if upload.size > limits.max_bytes:
             entry = Entry(upload.name, upload.size, None, too_large(upload.size, limits), "too_large")
         else:
             entry = Entry(upload.name, upload.size, _reader(upload.file, limits))
-        results.append(_finished(entry, limits, seen))
+        results.append(_finished(entry, limits, seen, len(results)))
     return results
 
 
-def take_files(files: Sequence[tuple[str, str, int]], limits: ImportLimits, known: Sequence[str] = ()) -> list[Taken]:
+def take_files(
+    files: Sequence[tuple[str, str, int]],
+    limits: ImportLimits,
+    known: Sequence[tuple[str, str]] = (),
+    keep_copies: bool = False,
+) -> list[Taken]:
     """`take` for files on disk, each ``(name as uploaded, path, size)``: what a worker process
     is given (an open file does not cross to another process; a path does)."""
     with ExitStack() as stack:
         uploads = [Upload(name, stack.enter_context(open(path, "rb")), size) for name, path, size in files]
-        return take(uploads, limits, known)
+        return take(uploads, limits, known, keep_copies=keep_copies)
 
 
-def _finished(entry: Entry, limits: ImportLimits, seen: list[tuple[int, str]], caption: str = "") -> Taken:
+def _finished(entry: Entry, limits: ImportLimits, seen: list[Seen] | None, result: int, caption: str = "") -> Taken:
+    """``entry`` made a card (or not), as the upload's result number ``result``; a picture taken
+    joins ``seen`` (None: nothing is compared)."""
     try:
-        picture, fingerprint = finished_picture(entry, limits, seen)
+        picture, likeness = finished_picture(entry, limits, seen or ())
+    except SameAs as copy:
+        twin = copy.twin
+        return Taken(entry.name, reason=copy.reason, code=copy.code, twin_card=twin.card, twin_result=twin.result)
     except Skip as skip:
         return Taken(entry.name, reason=skip.reason, code=skip.code)
-    return Taken(entry.name, webp(picture), str(fingerprint), caption=caption)
+    if seen is not None:
+        seen.append(Seen(likeness, entry.name, result=result))
+    return Taken(entry.name, webp(picture), str(likeness), caption=caption)
 
 
 def _is_zip(upload: Upload) -> bool:
@@ -104,7 +125,8 @@ def _is_zip(upload: Upload) -> bool:
     return head == b"PK\x03\x04"
 
 
-def _from_zip(upload: Upload, limits: ImportLimits, seen: list[tuple[int, str]]) -> list[Taken]:
+def _from_zip(upload: Upload, limits: ImportLimits, seen: list[Seen] | None, start: int) -> list[Taken]:
+    """The results of a zip's files, the first being the upload's result number ``start``."""
     try:
         archive = zipfile.ZipFile(upload.file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
@@ -132,7 +154,8 @@ def _from_zip(upload: Upload, limits: ImportLimits, seen: list[tuple[int, str]])
                 results.append(Taken(shown_name, captions=len(described)))
         for entry in entries:
             named = Entry(f"{shown(upload.name)}/{entry.name}", entry.size, entry.read, entry.reason, entry.code)
-            results.append(_finished(named, limits, seen, described.get(base_name(entry.name), "")))
+            caption = described.get(base_name(entry.name), "")
+            results.append(_finished(named, limits, seen, start + len(results), caption))
         return results
 
 

@@ -14,8 +14,9 @@ picture at a time (a big deck goes to disk, not memory) and then streamed.
 
 A link is a secret of 192 random bits kept with the deck: asked again, the host gets the same
 one, until they revoke it. Whoever holds it may, as host of another room, copy the deck's
-pictures and captions into that room's deck (a picture the deck has already is skipped, by
-pHash, as in an upload, and the deck's limit holds). The ``url`` carries the link in its
+pictures and captions into that room's deck (a picture the deck has already is skipped as in
+an upload — compared by likeness, `fabula.cards.likeness`, in the picture worker — naming the
+picture it copies, and the deck's limit holds). The ``url`` carries the link in its
 fragment, which browsers never send to a server, so it stays out of access logs and Referer
 headers; the page reads it from there.
 
@@ -39,11 +40,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from fabula.cards.captions import CAPTIONS_FILE, captions_csv
-from fabula.cards.importer import already_seen, twin_of
+from fabula.cards.importer import copies
 from fabula.errors import CommonCode
 from fabula.store.pictures import DeckFull, NoDeck, StoredPicture
 
-from .pictures import PictureCode, PictureRoutes, Refused, skipped
+from .pictures import PictureCode, PictureRoutes, Refused, skipped, twin_json
 
 #: A deck's zip is kept in memory up to this size, on disk past it (a full deck is ~50 MB).
 SPOOL_BYTES = 8 * 2**20
@@ -138,19 +139,24 @@ class DeckSharing:
         if source is None:
             raise Refused(PictureCode.NO_DECK_LINK, "No deck has that link: it was revoked, or its room is long gone.")
         deck, existing = await self.pictures.deck_to_fill(caller.live.room.code)
-        seen = already_seen(picture.phash for picture in existing)
+        named = {picture.card: picture.name for picture in existing}
+        offered = await store.pictures(source)
+        twins = await self.pictures.worker.run(
+            copies, [(p.phash, p.name) for p in offered], [(p.phash, p.card) for p in existing]
+        )
         room_left = config.max_deck_pictures - len(existing)
         chosen: list[StoredPicture] = []
         answers: list[dict[str, Any]] = []
-        for picture in await store.pictures(source):
-            bits = int(picture.phash, 16)
-            twin = twin_of(bits, seen)
+        for picture, twin in zip(offered, twins, strict=True):
             if twin is not None:
-                answers.append(skipped(picture.name, f"same picture as {twin}", "duplicate"))
+                twin_name, twin_card = twin
+                answer = skipped(picture.name, f"same picture as {twin_name}", "duplicate")
+                if twin_card:  # (one copied just now has no card yet: the browser shows no pair)
+                    answer["twin"] = twin_json(named[twin_card], twin_card)
+                answers.append(answer)
             elif len(chosen) >= room_left:
                 answers.append(self.pictures.no_room_for(picture.name))
             else:
-                seen.append((bits, picture.name))
                 chosen.append(picture)
                 answers.append({"name": picture.name, "status": "taken"})
         try:

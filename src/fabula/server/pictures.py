@@ -2,14 +2,19 @@
 lists them. Each request names its seat with ``Authorization: Bearer <seat token>``.
 
     POST   /api/rooms/{code}/pictures                  multipart ``files`` (pictures or .zip) → 201 [result]
+           (field or query ``keep_duplicates=1``: nothing is refused as a copy)
     GET    /api/rooms/{code}/pictures                  {deck, pictures: [{card, name, caption, url}], blind}
     DELETE /api/rooms/{code}/pictures/{card}           → 204
     PUT    /api/rooms/{code}/pictures/{card}/caption   {"caption": "…"} → the picture
 
 An upload's result is a list, one line per file: ``{name, status: "taken", card}``, ``{name,
-status: "skipped", reason}``, or — for a zip's own ``captions.csv``, whose captions its pictures
-take — ``{name, status: "captions", captions: <how many>}``. The deck's zip, its link and copying
-a deck from a link are `fabula.server.deck_sharing`'s routes.
+status: "skipped", reason, code}``, or — for a zip's own ``captions.csv``, whose captions its
+pictures take — ``{name, status: "captions", captions: <how many>}``. A picture skipped as the same
+picture as another (code ``duplicate``, `fabula.cards.likeness`) names it: ``twin: {name, card,
+url}``, a picture already in the deck or one this upload took (``card`` and ``url`` are null if
+the deck had no room left for it), so that the browser shows the pair; the host who keeps both
+sends the file again with ``keep_duplicates=1``. The deck's zip, its link and copying a deck from
+a link are `fabula.server.deck_sharing`'s routes.
 
 The body of an upload is read as it streams in and refused past ``max_upload_bytes``; the files
 are spooled to disk, made cards one at a time in a single worker process at the lowest priority
@@ -194,9 +199,17 @@ class UploadsPerMinute:
         return True
 
 
+def picture_url(card: str) -> str:
+    return f"/cards/{card}.webp"
+
+
 def picture_json(picture: StoredPicture) -> dict[str, Any]:
-    url = f"/cards/{picture.card}.webp"
-    return {"card": picture.card, "name": picture.name, "caption": picture.caption, "url": url}
+    return {"card": picture.card, "name": picture.name, "caption": picture.caption, "url": picture_url(picture.card)}
+
+
+def twin_json(name: str, card: str | None) -> dict[str, Any]:
+    """The picture a skipped copy is the same as: its name, card id and URL (None if not stored)."""
+    return {"name": name, "card": card, "url": picture_url(card) if card else None}
 
 
 class PictureRoutes:
@@ -287,7 +300,9 @@ class PictureRoutes:
             files = [item for item in form.getlist("files") if isinstance(item, UploadFile)]
             if not files:
                 raise Refused(PictureCode.NO_FILES, "Choose some pictures (or a .zip of them) to send, as files.")
-            return await self._take(caller, files)
+            field = form.get("keep_duplicates")
+            keep = field if isinstance(field, str) else request.query_params.get("keep_duplicates", "")
+            return await self._take(caller, files, keep_copies=keep in {"1", "true"})
         finally:
             await form.close()
 
@@ -314,13 +329,14 @@ class PictureRoutes:
     def deck_full(self) -> Refused:
         return Refused(PictureCode.DECK_FULL, "The room's deck is full; remove some pictures first.")
 
-    async def _take(self, caller: Caller, files: list[UploadFile]) -> Response:
+    async def _take(self, caller: Caller, files: list[UploadFile], keep_copies: bool) -> Response:
         store = self.store()
         deck, existing = await self.deck_to_fill(caller.live.room.code)
+        known = [(picture.phash, picture.card) for picture in existing]
         with tempfile.TemporaryDirectory(prefix="fabula-upload-") as folder:
             # the spooled files (in memory, or unnamed on disk) become named ones the worker opens
             saved = await asyncio.to_thread(_saved, files, Path(folder))
-            results = await self.worker.run(take_files, saved, self.limits, [picture.phash for picture in existing])
+            results = await self.worker.run(take_files, saved, self.limits, known, keep_copies)
         room_left = self.config.max_deck_pictures - len(existing)
         keep: list[Taken] = []
         answers: list[dict[str, Any]] = []
@@ -337,7 +353,7 @@ class PictureRoutes:
         try:
             added = await store.add(
                 deck,
-                [NewPicture(r.name, r.webp, r.phash, r.caption) for r in keep if r.webp is not None],
+                [NewPicture(r.name, r.webp, r.likeness, r.caption) for r in keep if r.webp is not None],
                 self.now(),
                 self.config.max_deck_pictures,
             )
@@ -347,6 +363,13 @@ class PictureRoutes:
         for answer in answers:
             if answer["status"] == "taken":
                 answer["card"] = next(cards).card
+        in_deck = {picture.card: picture for picture in existing}
+        for result, answer in zip(results, answers, strict=True):
+            if result.twin_card in in_deck:
+                answer["twin"] = twin_json(in_deck[result.twin_card].name, result.twin_card)
+            elif result.twin_result is not None:
+                twin = answers[result.twin_result]
+                answer["twin"] = twin_json(twin["name"], twin.get("card"))
         return JSONResponse(answers, status_code=201)
 
     async def remove(self, request: Request) -> Response:

@@ -84,7 +84,9 @@ class DeckFull(Exception):
 
 @dataclass(frozen=True, slots=True)
 class NewPicture:
-    """A finished picture to store: its ``name`` as uploaded, its WebP bytes, its pHash (hex)."""
+    """A finished picture to store: its ``name`` as uploaded, its WebP bytes, its likeness as text
+    (`fabula.cards.likeness`: its pHash in hex, then its thumbnails; kept in the ``phash`` column,
+    named when it was the pHash alone, which rows stored then still hold)."""
 
     name: str
     webp: bytes

@@ -2,6 +2,8 @@
 // .zip, from a phone's library too), sees them as thumbnails, captions or removes each, and
 // chooses what the game is dealt from. Everyone else sees what the game will be dealt from.
 // The server makes every file a card (or says why not); this only sends, shows and asks again.
+// A picture refused as the same as one already taken is shown beside it: the host keeps both
+// (the file is sent again, with keep_duplicates) or skips it.
 import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -13,14 +15,16 @@ export const DECK_LINK = "fabula.deckLink";
 const ORIGINAL_CARDS = 84;
 
 export function picturesState() {
-  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "", confirming: null };
+  return { list: null, seq: -1, opened: false, loading: false, sending: null, results: [], error: "", captions: {}, link: "", confirming: null, pairs: [] };
 }
 
-// An upload through XMLHttpRequest: fetch cannot tell how much of the body has gone yet.
-function upload(code, token, files, onProgress) {
+// An upload through XMLHttpRequest: fetch cannot tell how much of the body has gone yet. ``keep``:
+// no file is refused as the same picture as another (the host has seen the pair).
+function upload(code, token, files, onProgress, keep = false) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     for (const file of files) form.append("files", file, file.name);
+    if (keep) form.append("keep_duplicates", "1");
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/rooms/${code}/pictures`);
     xhr.setRequestHeader("Authorization", `Bearer ${token}`);
@@ -60,6 +64,41 @@ function inBatches(files) {
   }
   if (batch.length) batches.push(batch);
   return batches;
+}
+
+// The pictures of an upload's ``results`` refused as copies of another, with the file each was
+// (results come in the order of the files; a .zip's pictures cannot be sent alone again).
+let pairsMade = 0;
+function pairsOf(results, files) {
+  const left = [...files];
+  const pairs = [];
+  for (const result of results) {
+    const at = left.findIndex((file) => file.name === result.name);
+    if (at < 0) continue; // one of a .zip's files
+    const [file] = left.splice(at, 1);
+    if (result.code === "duplicate" && result.twin?.url) {
+      pairs.push({ id: ++pairsMade, result, file, twin: result.twin, canvas: null, sending: false });
+    }
+  }
+  return pairs;
+}
+
+// The new picture of a pair, drawn once on a canvas the screen keeps (the page's policy lets no
+// blob: URL be an image), cropped to the card's 2:3 as the server crops it.
+const PREVIEW = { width: 240, height: 360 };
+function preview(pair) {
+  if (pair.canvas) return pair.canvas;
+  pair.canvas = h("canvas.pair-new", { ...PREVIEW, "data-key": `pair-${pair.id}`, role: "img", "aria-label": pair.result.name });
+  createImageBitmap(pair.file)
+    .then((bitmap) => {
+      const scale = Math.max(PREVIEW.width / bitmap.width, PREVIEW.height / bitmap.height);
+      const [width, height] = [PREVIEW.width / scale, PREVIEW.height / scale];
+      const [left, top] = [(bitmap.width - width) / 2, (bitmap.height - height) / 2];
+      pair.canvas.getContext("2d")?.drawImage(bitmap, left, top, width, height, 0, 0, PREVIEW.width, PREVIEW.height);
+      bitmap.close();
+    })
+    .catch(() => {}); // a file the browser cannot draw: the frame stays empty, its name says which
+  return pair.canvas;
 }
 
 function cardsNeeded(mode, members) {
@@ -133,6 +172,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
     if (!files.length || p.sending) return;
     const batches = inBatches(files);
     p.results = [];
+    p.pairs = [];
     p.error = "";
     p.sending = { loaded: 0, total: 0, done: 0, files: files.length, batch: 1, batches: batches.length, processing: false };
     redraw();
@@ -145,6 +185,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
           redraw();
         });
         p.results = [...p.results, ...results];
+        p.pairs = [...p.pairs, ...pairsOf(results, batch)];
         p.sending = { ...p.sending, done: p.sending.done + batch.length };
         redraw();
         if (!p.loading) refresh(); // the thumbnails come in batch by batch
@@ -156,6 +197,29 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       redraw();
       refresh();
     }
+  }
+
+  // The host keeps both pictures of a pair: the new one is sent again, taken whatever it looks like
+  // (if that fails, the pair stays, to try again or skip).
+  async function keepBoth(pair) {
+    pair.sending = true;
+    p.error = "";
+    redraw();
+    try {
+      const [result] = await upload(code, token, [pair.file], () => {}, true);
+      if (result) p.results = p.results.map((r) => (r === pair.result ? result : r));
+      p.pairs = p.pairs.filter((other) => other !== pair);
+    } catch (error) {
+      p.error = errorText(error);
+    }
+    pair.sending = false;
+    redraw();
+    refresh();
+  }
+
+  function skipPair(pair) {
+    p.pairs = p.pairs.filter((other) => other !== pair);
+    redraw();
   }
 
   function remove(card) {
@@ -278,6 +342,34 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       )
     : null;
 
+  // One pair at a time: the new picture beside the one it was taken for.
+  const pair = host ? p.pairs[0] : null;
+  const pairBox = pair
+    ? h(
+        "section.duplicate-pair",
+        { "data-keep": "duplicate-pair", role: "group", "aria-labelledby": "duplicate-pair-question" },
+        h("p.pair-question", { id: "duplicate-pair-question" }, t("pictures.pair_question", { name: pair.result.name, twin: pair.twin.name })),
+        h(
+          "div.pair",
+          {},
+          h("figure", {}, preview(pair), h("figcaption", {}, t("pictures.pair_new", { name: pair.result.name }))),
+          h(
+            "figure",
+            {},
+            h("img", { src: pair.twin.url, alt: pair.twin.name, width: PREVIEW.width, height: PREVIEW.height }),
+            h("figcaption", {}, t("pictures.pair_kept", { name: pair.twin.name })),
+          ),
+        ),
+        h(
+          "div.pair-actions",
+          {},
+          h("button.primary", { type: "button", disabled: pair.sending, onclick: () => keepBoth(pair) }, t("pictures.keep_both")),
+          h("button", { type: "button", disabled: pair.sending, onclick: () => skipPair(pair) }, t("pictures.skip_copy")),
+          p.pairs.length > 1 ? h("span.pairs-left", {}, t("pictures.pairs_left", { count: p.pairs.length - 1 })) : null,
+        ),
+      )
+    : null;
+
   const results = p.results.length
     ? h(
         "ul.upload-results",
@@ -357,6 +449,7 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
       : null,
     sending,
     p.error ? h("p.error", { role: "alert" }, p.error) : null,
+    pairBox,
     results,
     host && localStorage.getItem(DECK_LINK) && !p.sending
       ? h(
