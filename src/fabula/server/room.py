@@ -311,7 +311,7 @@ class Room(RoomGames):
             seat = self.seating.index(replaced.id)
             self.seating[seat] = entry.member
             self._forget(replaced.id)
-            self.albums[-1].players[seat] = Player(seat, name, entry.colour, None)
+            self._took_over(seat, Player(seat, name, entry.colour, None))
         if self.host is None and entry.bot is None:
             self.host = entry.member
         return entry if name == entry.name else msgspec.structs.replace(entry, name=name)

@@ -29,7 +29,7 @@ from fabula.protocol.settings import RoomSettings
 from fabula.protocol.snapshot import StoodIn
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
 from fabula.rules.events import GameEnded, RoundScored
-from fabula.story import Album, Player
+from fabula.story import Album, Player, TakeOver
 
 from .entries import Acted, Ended, Started
 from .errors import RoomCode, RoomError
@@ -149,6 +149,15 @@ class RoomGames:
                 self._stood_in_this_round = set()
             elif type(event) is GameEnded:
                 album.outcome, album.ended_at = event.outcome, at
+
+    def _took_over(self, seat: int, player: Player) -> None:
+        """``player`` sits in ``seat`` from the round being played on (a `Joined` that replaces a
+        member): the album names them from this round, and who played the seat before for the
+        rounds before."""
+        album, game = self.albums[-1], self.game
+        assert game is not None  # (a seat is taken over only while a game is played)
+        album.takeovers.append(TakeOver(seat=seat, round=game.round, former=album.players[seat], player=player))
+        album.players[seat] = player
 
     def _ended(self, entry: Ended) -> None:
         if self.game is None or self.status != "playing":

@@ -11,6 +11,10 @@ The parts: the items and their painting are `items`; the page they are placed on
 sizes, each seat's name and token) is `page`; the whole album's compact rows are `rows`; the head
 (the ranking and the score chart) and one round in detail are placed here.
 
+A seat taken over during the game (`Album.takeovers`) is named in each round by who played it then
+(`Seatings` names the page's seats round by round), a line says who took it over from which round
+(above that round's row), and the final ranking says it beside the seat's last player's name.
+
 The whole album tells the game as a story, a compact row per round under the head: the
 storyteller's card (one thumbnail: the other cards would be unreadable smudges at the size a row
 allows, and the round's own picture shows them), the round's number and storyteller, the clue (at
@@ -37,9 +41,11 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
+import msgspec
+
 from fabula.rules.results import RoundResult
 
-from .album import Album
+from .album import Album, Player, TakeOver
 from .fonts import ellipsis, font, width_of
 from .items import GOLD, INK, MUTED, RED, RULE, WIDTH, Box, Card, Dot, Layout, Line, Text, draw
 from .page import BODY, CARD_GAP, CLUE, HEADING, INNER, MARGIN, SMALL, STAR, TITLE, TOKEN, Page, shown_names, sides_of
@@ -97,6 +103,59 @@ def cards_needed(album: Album, round_number: int | None = None) -> list[str]:
     return list(dict.fromkeys(card for result in drawn for card in result.table))
 
 
+# ---------------------------------------------------------------- who sat where, round by round
+
+
+class Seatings:
+    """Each seat's name, mark and colour on ``page`` as they were in a round: a seat taken over
+    keeps, for the rounds before, the name of who played it then. Everyone who sat at the table gets
+    their own mark once (those at the start first, then each newcomer), so a person keeps one mark
+    through the whole picture."""
+
+    def __init__(self, page: Page) -> None:
+        self.page, album = page, page.album
+        #: everyone who sat at the table: those at the start, then each newcomer in turn
+        self.people: list[Player] = [*album.players_in(0), *(change.player for change in album.takeovers)]
+        everyone = Page(msgspec.structs.replace(album, players=self.people, takeovers=[]), page.layout.language)
+        self._names, self._marks, self._colours = everyone.names, everyone.marks, everyone.colours
+        self.show(None)
+
+    def shown(self, player: Player) -> str:
+        """``player``'s name as the page shows it."""
+        return self._names[self.people.index(player)]
+
+    def show(self, round_number: int | None) -> None:
+        """Name the page's seats as in round ``round_number`` (None: the last to sit in each)."""
+        album = self.page.album
+        players = album.players if round_number is None else album.players_in(round_number)
+        at = [self.people.index(player) for player in players]
+        self.page.names = [self._names[k] for k in at]
+        self.page.marks = [self._marks[k] for k in at]
+        self.page.colours = [self._colours[k] for k in at]
+
+    def took_over(self, change: TakeOver) -> str:
+        """The line that says it: "Leo took over Hal's seat from round 4"."""
+        return self.page.say(
+            "album.took_over", name=self.shown(change.player), former=self.shown(change.former), round=change.round
+        )
+
+    def ranked(self, seat: int) -> str:
+        """A seat's name in the final ranking: its last player's, and — taken over — from whom, when."""
+        name = self.page.name(seat)
+        changes = [change for change in self.page.album.takeovers if change.seat == seat]
+        if not changes:
+            return name
+        last = changes[-1]
+        return self.page.say("album.took_over_ranked", name=name, former=self.shown(last.former), round=last.round)
+
+
+def _took_over_lines(page: Page, seatings: Seatings, changes: Sequence[TakeOver], round_number: int | None) -> None:
+    """A line for each of ``changes`` (above the round it starts in)."""
+    for change in changes:
+        page.y += 10
+        page.text(seatings.took_over(change), SMALL, bold=True, fill=GOLD, what="took_over", round_number=round_number)
+
+
 # ---------------------------------------------------------------- the head: the ranking and the chart
 
 
@@ -108,7 +167,7 @@ def _final_scores(album: Album) -> list[int]:
     return [0] * len(album.players)
 
 
-def _head(page: Page) -> None:
+def _head(page: Page, seatings: Seatings) -> None:
     """The title, the winners and the ranking, and the score chart."""
     album, say = page.album, page.say
     page.text(say(f"mode.{album.mode}"), TITLE, bold=True, what="title")
@@ -144,7 +203,7 @@ def _head(page: Page) -> None:
         for seat in side:
             page.token(x + TOKEN / 2, top + row / 2, seat)
             x += TOKEN + 8
-        label = " & ".join(page.name(seat) for seat in side)
+        label = " & ".join(seatings.ranked(seat) for seat in side)
         face = font(page.layout.language, BODY)
         shown = ellipsis(label, face, WIDTH - MARGIN - 140 - (x + 8))
         page.add(Text(x + 8, top + row / 2, shown, BODY, False, INK, "lm", what="ranked"))
@@ -312,22 +371,34 @@ def _points(page: Page, result: RoundResult, stood_in: Sequence[int]) -> None:
 def layout(album: Album, *, language: str = "en", round_number: int | None = None) -> Layout:
     """Where everything of the picture goes (`TooTall` if the page would pass `MAX_HEIGHT`)."""
     page = Page(album, language)
+    seatings = Seatings(page)
     drawn = _drawn_rounds(album, round_number)
     if round_number is None:
-        _head(page)
+        _head(page, seatings)
     else:  # one round: which game it is from, in one line
         say = page.say
         page.text(f"{say(f'mode.{album.mode}')} · {say('png.game_number', number=album.number)}", BODY, fill=MUTED)
         page.y += 16
     stand_ins = {k + 1: seats for k, seats in enumerate(album.stand_ins)}
     chip = chip_width(page, sides_of(album))
+    untold = list(album.takeovers)  # the take-overs whose line is still to come
     for result in drawn:
+        told = [change for change in untold if change.round <= result.round]
+        untold = [change for change in untold if change.round > result.round]
+        if round_number is not None:  # (one round: only its own take-overs)
+            told = [change for change in told if change.round == round_number]
+        _took_over_lines(page, seatings, told, result.round)
+        seatings.show(result.round)
         if round_number is None:
             compact_round(page, result, chip)
         else:
             _round(page, result, stand_ins.get(result.round, []))
         if page.y > MAX_HEIGHT:
             raise TooTall(f"The album is taller than {MAX_HEIGHT} pixels by round {result.round}; draw it by rounds.")
+    if round_number is None and untold:  # taken over in a round never revealed: at the foot
+        page.rule()
+        _took_over_lines(page, seatings, untold, None)
+        page.y += 20
     page.layout.height = math.ceil(page.y + MARGIN - 30)
     return page.layout
 

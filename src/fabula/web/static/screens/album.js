@@ -8,7 +8,7 @@ import { language, listText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardViewer, describeCards, errorText, markRabbits, memberName, sideName, sideRabbit } from "./parts.js";
 import { roundParts } from "./reveal.js";
-import { albumGame, albumPeople, chartWidth, dateText, scoreChart, winnersText } from "./chart.js";
+import { albumEveryone, albumGame, albumPeople, chartWidth, dateText, finalNameOf, scoreChart, takeoverLines, winnersText } from "./chart.js";
 import { replayOverlay } from "./replay.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
 
@@ -129,7 +129,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
   const removeKeys = stepKeys(element, step);
 
   function roundPage(round) {
-    const { bySeat, nameOf } = albumPeople(album);
+    const { bySeat, nameOf } = albumPeople(album, round.round); // (a seat taken over later: who played it then)
     const game = albumGame(album);
     const standIns = album.stand_ins?.[index] ?? [];
     const parts = roundParts(round, game, {
@@ -143,6 +143,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       "article.album-round",
       { "data-round": round.round },
       h("h3.album-teller", {}, sideRabbit({ seats: [round.storyteller] }, nameOf, bySeat, { size: 30 }), " ", t("table.round", { round: round.round }), " · ", t("table.storyteller", { name: nameOf(round.storyteller) })),
+      takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line)),
       parts.clue,
       parts.headline,
       parts.cards,
@@ -171,7 +172,6 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
     }
     const count = album.rounds.length;
     index = Math.max(0, Math.min(index, count - 1));
-    const { nameOf } = albumPeople(album);
     const tools = h(
       "div.album-tools",
       {},
@@ -210,10 +210,11 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       h(
         "p.album-meta",
         {},
-        [t(`mode.${album.mode}`), dateText(album.ended_at ?? album.started_at), album.outcome ? winnersText(album, nameOf) : t("album.in_progress")]
+        [t(`mode.${album.mode}`), dateText(album.ended_at ?? album.started_at), album.outcome ? winnersText(album, finalNameOf(album)) : t("album.in_progress")]
           .filter(Boolean)
           .join(" · "),
       ),
+      takeoverLines(album).map((line) => h("p.took-over", {}, line)),
       album.ended_by_host ? h("p.hint", {}, t("album.ended_by_host")) : null,
       tools,
       shared?.url ? shareResult(shared.url) : shared?.error ? h("p.error", { role: "alert" }, shared.error) : null,
@@ -245,7 +246,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
         shared = null;
       }
       album = next;
-      if (album) markRabbits(album.players);
+      if (album) markRabbits(albumEveryone(album));
       draw();
     },
     get album() {
@@ -280,6 +281,7 @@ export function createHistory(code, token, { onOpen, onReplay }) {
         games.map((game) => {
           const people = { bySeat: (s) => game.players.find((p) => p.seat === s) };
           const nameOf = (s) => memberName(people.bySeat(s)) ?? `#${s + 1}`;
+          const finalName = finalNameOf(game); // "Leo (took over from Hal in round 4)"
           // teams win as teams: "Ann & Bo won", not two winners
           const sidesWon = game.teams && game.winning_teams ? game.winning_teams.map((team) => sideName({ seats: game.teams[team] }, nameOf)) : game.winners.map(nameOf);
           const winners = listText(sidesWon);
@@ -291,7 +293,7 @@ export function createHistory(code, token, { onOpen, onReplay }) {
               {},
               h("strong", {}, t("history.game", { number: game.number }), " · ", t(`mode.${game.mode}`)),
               h("span.history-when", {}, dateText(game.ended_at ?? game.started_at), " · ", (game.rounds === 1 ? t("history.rounds_one") : t("history.rounds", { count: game.rounds }))),
-              h("span.history-players", {}, listText(game.players.map((p) => nameOf(p.seat)))),
+              h("span.history-players", {}, listText(game.players.map((p) => finalName(p.seat)))),
               winners ? h("span.history-winner", {}, sidesWon.length > 1 ? t("history.winners", { names: winners }) : t("history.winner", { name: winners })) : null,
             ),
             h(
@@ -325,13 +327,13 @@ export function createHistory(code, token, { onOpen, onReplay }) {
 export function missedRounds(album, fromRound) {
   const rounds = album.rounds.filter((round) => round.round >= fromRound);
   if (!rounds.length) return null;
-  const { bySeat, nameOf } = albumPeople(album);
   const game = albumGame(album);
   return h(
     "div.missed-rounds",
     {},
     h("p", {}, h("strong", {}, t("story.missed_rounds"))),
     rounds.map((round) => {
+      const { bySeat, nameOf } = albumPeople(album, round.round); // who played each seat then
       const parts = roundParts(round, game, {
         nameOf,
         bySeat,
@@ -340,7 +342,8 @@ export function missedRounds(album, fromRound) {
         standIns: album.stand_ins?.[album.rounds.indexOf(round)] ?? [],
         onCard: (slot) => cardViewer(round.table, slot),
       });
-      return h("article.missed-round", { "data-round": round.round }, h("h4", {}, t("table.round", { round: round.round })), parts.clue, parts.cards, parts.points);
+      const tookOver = takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line));
+      return h("article.missed-round", { "data-round": round.round }, h("h4", {}, t("table.round", { round: round.round })), tookOver, parts.clue, parts.cards, parts.points);
     }),
   );
 }

@@ -13,11 +13,48 @@ export function albumGame(album) {
   return { mode: album.mode, options: album.options || {}, teams: album.teams, tokens: most };
 }
 
-// Names and rabbits of an album's seats (a bot is named by its rabbit, as in the room).
-export function albumPeople(album) {
-  const bySeat = (seat) => album.players.find((p) => p.seat === seat);
+// Who played each seat in round ``round`` (null: the last to sit in each, `album.players`): a
+// seat taken over keeps, for the rounds before, who played it then (the server's `players_in`).
+export function albumPlayers(album, round = null) {
+  const players = [...album.players];
+  if (round === null) return players;
+  for (const change of [...(album.takeovers ?? [])].reverse()) {
+    const at = players.findIndex((p) => p.seat === change.seat);
+    if (change.round > round && at >= 0) players[at] = change.former;
+  }
+  return players;
+}
+
+// Everyone who sat at the table: those at the start, then each newcomer (to mark their rabbits).
+export function albumEveryone(album) {
+  return [...albumPlayers(album, 0), ...(album.takeovers ?? []).map((change) => change.player)];
+}
+
+// Names and rabbits of an album's seats (a bot is named by its rabbit, as in the room), as they
+// were in round ``round`` (null: the last to sit in each).
+export function albumPeople(album, round = null) {
+  const players = albumPlayers(album, round);
+  const bySeat = (seat) => players.find((p) => p.seat === seat);
   const nameOf = (seat) => memberName(bySeat(seat)) ?? `#${seat + 1}`;
   return { bySeat, nameOf };
+}
+
+// "Leo took over Hal's seat from round 4": a line per take-over (those starting in ``round``
+// only, when given).
+export function takeoverLines(album, round = null) {
+  return (album.takeovers ?? [])
+    .filter((change) => round === null || change.round === round)
+    .map((change) => t("album.took_over", { name: memberName(change.player), former: memberName(change.former), round: change.round }));
+}
+
+// A seat's name in a final ranking: its last player's, and — taken over — from whom, from when
+// ("Leo (took over from Hal in round 4)"): the seat's points are not all the last player's.
+export function finalNameOf(album) {
+  const { nameOf } = albumPeople(album);
+  return (seat) => {
+    const last = (album.takeovers ?? []).filter((change) => change.seat === seat).at(-1);
+    return last ? t("album.took_over_ranked", { name: nameOf(seat), former: memberName(last.former), round: last.round }) : nameOf(seat);
+  };
 }
 
 // The sides of a game (seats, or teams) in seat order.
@@ -87,7 +124,8 @@ function fitName(name, after, room, font) {
 // the ends (colour is never the only cue), the rounds along the bottom. ``upTo``: draw the
 // rounds up to this one only (the replay); ``width`` and ``font`` in CSS pixels.
 export function scoreChart(album, { upTo = null, width = 640, font = 14, dark = false } = {}) {
-  const { bySeat, nameOf } = albumPeople(album);
+  // (the replay names each line by who played its seat in the round it has reached)
+  const { bySeat, nameOf } = albumPeople(album, upTo === null || upTo >= album.rounds.length ? null : Math.max(1, upTo));
   const sides = albumSides(album);
   const lines = scoreLines(album);
   const rounds = album.rounds.length;

@@ -191,6 +191,7 @@ export function roomScreen(ctx, code, watch) {
         if (ui.albumFor !== number) return;
         if (album) view.show(album, { keepPlace: false });
         else view.fail();
+        draw(); // (the ranking names a seat taken over as the album does)
       })
       .catch(() => ui.albumFor === number && view.fail());
     ui.history?.refresh();

@@ -1,6 +1,7 @@
 import { CHOICES } from "../../choices.js";
 import { h } from "../../dom.js";
 import { listText, t } from "../../i18n.js";
+import { finalNameOf } from "../chart.js";
 import { sideName, sideRabbit, sides } from "../parts.js";
 
 export function overPart(v) {
@@ -11,13 +12,16 @@ export function overPart(v) {
     const rows = sides(game);
     const winners = rows.filter((row) => row.rank === 1);
     const names = listText(winners.map((row) => sideName(row, nameOf)));
+    // a seat taken over: "Leo (took over from Hal in round 4)", once this game's album is here
+    const album = albumView().album;
+    const rankedName = album?.number === room.games_started ? finalNameOf(album) : nameOf;
     const ranking = rows.map((row) =>
       h(
         "li",
         { class: row.rank === 1 ? "winner" : "" },
         h("span.rank", {}, row.rank),
         sideRabbit(row, nameOf, bySeat, { size: 30 }),
-        h("span.name", {}, sideName(row, nameOf)),
+        h("span.name", {}, sideName(row, rankedName)),
         h("span.score", {}, row.score),
       ),
     );
