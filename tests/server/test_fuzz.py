@@ -1183,10 +1183,10 @@ async def test_a_seat_is_taken_only_with_its_own_token_in_its_own_room(tmp_path:
         assert said["type"] == "ack"
         line = await guest_a.wait_for(lambda m: m["type"] == "chat" and m["text"] == "still me")
         assert line["member"] == 0
-        # a kicked member's token no longer opens the room
+        # a kicked member's token no longer opens the room (and says why: removed)
         assert (await host_a.request({"type": "kick", "member": 1}))["type"] == "ack"
         kicked = Client(server.url, code_a, guest_a.token)
-        assert (await kicked.connect())["code"] == "bad_token"
+        assert (await kicked.connect())["code"] == "removed"
         # a room that does not exist: refused, and the connection closed
         nowhere = Client(server.url, "ZZZZZ", token_a)
         assert (await nowhere.connect())["code"] == "no_room"
