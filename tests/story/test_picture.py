@@ -147,7 +147,7 @@ def check_layout(album: Album, page: Layout, language: str, round_number: int | 
         assert len(page.texts("red", number)) == (result.red is not None)
     for item in page.items:
         if isinstance(item, Text) and item.anchor[0] == "l":
-            right = item.x + font(language, item.size, bold=item.bold).getlength(item.text)
+            right = item.x + fonts_module.width_of(item.text, font(language, item.size, bold=item.bold))
             assert right <= WIDTH - MARGIN + 1, item
     assert page.height > 0
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageOps
 
-from .fonts import font
+from .fonts import font, write
 
 #: the page's width: a phone's screen at full width (no text on it is smaller than 28 pixels)
 WIDTH = 1080
@@ -146,7 +146,7 @@ def draw(page: Layout, pictures: Mapping[str, bytes]) -> Image.Image:
             image.paste(_thumbnail(data, item.width, item.height), (item.x, item.y), _corners(item.width, item.height))
         elif isinstance(item, Text):
             face = font(page.language, item.size, bold=item.bold)
-            pen.text((item.x, item.y), item.text, fill=item.fill, font=face, anchor=item.anchor)
+            write(pen, (item.x, item.y), item.text, face, fill=item.fill, anchor=item.anchor)
         elif isinstance(item, Box):
             pen.rounded_rectangle(item.box, item.radius, item.fill, item.outline, item.width)
         elif isinstance(item, Dot):

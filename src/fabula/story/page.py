@@ -12,7 +12,7 @@ naming each seat as the picture's language does.
 from __future__ import annotations
 
 from .album import Album
-from .fonts import Font, font, wrap
+from .fonts import Font, font, ink_box, right_to_left, wrap
 from .items import INK, RULE, WIDTH, Box, Dot, Item, Layout, Text
 from .rabbits import LIGHT, hex_of, ink_on, marks
 from .words import Words
@@ -96,11 +96,28 @@ class Page:
         mark = self.marks[seat] if seat < len(self.marks) else "?"
         size = SMALL if len(mark) == 1 else SMALL - 4 if diameter >= TOKEN else SMALL - 8
         # (two-letter marks shrink a little to stay inside the dot; a mark is a label, not text to read)
+        if right_to_left(mark):  # a Hebrew or Arabic letter: its ink centred in the dot, and inside it
+            size, x, y = _centred(self.layout.language, mark, size, diameter=diameter, centre=(x, y))
+            self.add(Text(x, y, mark, size, True, ink_on(colour), "ls", round_number, "mark"))
+            return
         self.add(Text(x, y, mark, size, True, ink_on(colour), "mm", round_number, "mark"))
 
     def rule(self) -> None:
         self.add(Box((MARGIN, self.y, WIDTH - MARGIN, self.y + 3), fill=RULE))
         self.y += 3
+
+
+def _centred(
+    language: str, mark: str, size: int, *, diameter: float, centre: tuple[float, float]
+) -> tuple[int, float, float]:
+    """A size, ``size`` or less, at which ``mark``'s ink fits in 70 % of a dot's ``diameter``, and
+    where to draw it (left, baseline) for its ink to be centred on ``centre``: an Arabic letter is
+    wide and sits low, so centring its line as a Latin capital's would leave it half out of the dot."""
+    while True:
+        left, top, right, bottom = ink_box(mark, font(language, size, bold=True))
+        if max(right - left, bottom - top) <= diameter * 0.7 or size <= 12:
+            return size, centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2
+        size -= 2
 
 
 def _ink_left(face: Font, char: str, size: int) -> int:
