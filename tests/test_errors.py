@@ -54,6 +54,7 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
     assert not_400 == {
         "no_room": 404,
         "no_game": 404,
+        "removed_here": 403,  # (a join from the browser of a player the host removed)
         "no_card": 404,
         "too_many_rooms": 429,
         # the picture routes': who asks (401, 403), what is not there, too much

@@ -767,9 +767,11 @@ def test_a_double_tap_on_add_a_bot_adds_one_bot(players: Players, server: LiveSe
     tap_at(mara, x, y)
     mara.wait_for_timeout(500)
     group.settle()
-    assert group.moves_sent(mara) == ["add_bot", "add_bot", "add_bot"]  # two single taps, one double
-    assert len(group.live_room().members) == 4
-    expect(seats).to_have_count(4)
+    # a tap made after the first was answered is a tap of its own (issue 34: quick taps on "Add a
+    # bot" were dropped); only a double tap within a few tens of ms is one (test_group_bugs)
+    assert group.moves_sent(mara) == ["add_bot", "add_bot", "add_bot", "add_bot"]
+    assert len(group.live_room().members) == 5
+    expect(seats).to_have_count(5)
 
 
 def test_switching_the_language_does_not_show_you_away_to_the_others(players: Players, server: LiveServer) -> None:

@@ -6,6 +6,7 @@ import { errorText, inviteBlock, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
 
 const BOT_LEVELS = CHOICES.bot_levels;
+const DOUBLE_TAP_MS = 60;
 
 const SEAT_RANGES = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seats]));
 
@@ -29,6 +30,10 @@ export function lobbyPart(v) {
   // Every tap on "Add a bot" counts: taps made while one is on its way wait their turn (the
   // button says how many), and each is sent once the one before it is answered.
   function addBot(room, high) {
+    // (a double tap — two taps within DOUBLE_TAP_MS — is one tap; taps a person makes one by one count)
+    const now = Date.now();
+    if (now - (ui.lastBotTap ?? 0) < DOUBLE_TAP_MS) return;
+    ui.lastBotTap = now;
     if (room.members.length + ui.botsWanted >= high) return;
     ui.botsWanted += 1;
     draw();
