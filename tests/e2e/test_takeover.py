@@ -5,34 +5,15 @@ at the game over names Hal for round 1 and says who took over from when, on a ph
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import Page, expect
 
-from ..server.harness import LiveServer, live_server
+from ..server.harness import LiveServer
 from .conftest import Players
+from .test_album import PHONE_360, SHOTS, quick_grace, shot
 from .ui import create_room_by_api, join_in_ui, open_seat, play_until, start_game
 
-SHOTS = Path(os.environ.get("FABULA_SHOTS", "/tmp/wt-client-shots"))
-PHONE_360 = (360, 740)
 TOOK_OVER = "Leo took over Hal's seat from round 4"
-
-
-def shot(page: Page, name: str, *, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
-
-
-@pytest.fixture
-def quick_grace(tmp_path: Path) -> Iterator[LiveServer]:
-    """A server where a bot stands in for a gone player after 2 seconds."""
-    with live_server(
-        tmp_path / "data", bot_delay_seconds=0.05, disconnect_grace_seconds=2, max_rooms_per_address=1000
-    ) as running:
-        yield running
+__all__ = ["quick_grace"]  # (a fixture: used by its name)
 
 
 def at_round(page: Page, number: int) -> bool:
