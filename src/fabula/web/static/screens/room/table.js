@@ -155,7 +155,7 @@ export function tablePart(v) {
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
         handStrip(room, game),
         ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
-        notice(game) ? h("p.notice-line", { role: "status" }, notice(game)) : null,
+        noticeLine(game),
         hostLine(room),
         canAct ? v.actionBar(room, game) : null,
       ),
@@ -271,6 +271,11 @@ export function tablePart(v) {
 
   // What the last accepted move did; after a reload (nothing sent from this page yet), what the
   // state says was done and may still be changed.
+  function noticeLine(game) {
+    const text = notice(game);
+    return text ? h("p.notice-line", { role: "status" }, text) : null;
+  }
+
   function notice(game) {
     if (ui.notice) return ui.notice;
     if (game.phase === "vote" && game.my_vote.length && legalOf("vote").length) return t("table.vote_sent");
