@@ -5,8 +5,10 @@ title kept the old language."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from .conftest import Players
 from .test_album import alone_with_bots, game_over
@@ -131,6 +133,25 @@ def test_every_tap_on_add_a_bot_counts(players: Players) -> None:
     coming, and stops at a full table."""
     seat = create_room_by_api(players.base, "Hal")
     page = players.phone()
+    # A slow network, made certain: the first "add_bot" waits on the wire until the taps are
+    # made (a local server answers faster than a finger taps, and the queue never showed).
+    held: list[str | bytes] = []
+    servers: list[WebSocketRoute] = []
+    holding = True
+
+    def slow_network(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            if holding and '"add_bot"' in str(message):
+                held.append(message)
+            else:
+                server.send(message)
+
+        socket.on_message(to_server)
+        servers.append(server)
+
+    page.route_web_socket(re.compile(r".*"), slow_network)
     open_seat(page, players.base, seat["code"], seat)
     expect(page.locator(".seat")).to_have_count(1)
     tap = """async ([taps, apart]) => {
@@ -144,6 +165,10 @@ def test_every_tap_on_add_a_bot_counts(players: Players) -> None:
     }"""
     labels = page.evaluate(tap, [5, 90])  # five quick ones
     assert labels[-1] == "Add a bot (5 coming)", labels
+    assert len(held) == 1  # one at a time: the next goes when this one is answered
+    holding = False
+    for message in held:
+        servers[-1].send(message)
     expect(page.locator(".seat")).to_have_count(6)
     expect(page.locator("button.add-bot")).to_have_text("Add a bot")
     page.evaluate(tap, [7, 350])  # seven more, 350 ms apart: six fill the table, the last finds it full
@@ -230,7 +255,8 @@ def test_the_storyteller_s_partner_is_told_to_play_a_decoy_and_not_to_vote(playe
 def test_the_timers_set_are_said_in_the_lobby_and_the_clue_s_counts_from_the_reveal(players: Players) -> None:
     """The lobby never showed the timers set, and a 20-s clue timer showed 0:35 after a reveal
     without a word of why."""
-    seat = create_room_by_api(players.base, "Ines", clue_seconds=20, vote_seconds=60, options={"first_storyteller": 1})
+    # (a bot tells first, Ines second: a bot's clue in round 2 could end the clue timer before it is read)
+    seat = create_room_by_api(players.base, "Ines", clue_seconds=20, vote_seconds=60, options={"first_storyteller": 2})
     page = players.phone()
     open_seat(page, players.base, seat["code"], seat)
     expect(page.locator(".lobby .timers")).to_have_text("Time limits: Clue 20 s and Voting 60 s.")
