@@ -6,7 +6,8 @@
 
 Parameters: ``mode`` (``"odyssey"``), ``players`` (4), ``options`` — the engine's options as a
 JSON object (``"{}"``: the mode's defaults), ``clues`` — the clue vocabulary, ``|``-separated
-(OpenSpiel's actions are integers, so the clue is always part of the action), and ``seeds`` (1024).
+(OpenSpiel's actions are integers, so the clue is always part of the action), ``seeds`` (1024),
+and ``terminal_rewards`` (``False``).
 
 - **Actions** are the ids of `fabula.research.actions`, with the vocabulary: the same numbering
   as the PettingZoo env given the same clues. Action strings are `ActionSpace.describe`.
@@ -23,12 +24,20 @@ JSON object (``"{}"``: the mode's defaults), ``clues`` — the clue vocabulary, 
   order hides nothing it should not.
 - **Observations.** ``observation_string(p)`` and ``information_state_string(p)`` are seat
   ``p``'s view as JSON (`fabula.research.observations.view_json`, what its browser gets);
-  a public-only observer (``private_info=NONE``) gives the spectator's view. No tensors. The view
-  holds the current turn and the last round in full, not every earlier round: the information
-  state string is not perfect recall (keep the strings of the earlier turns to get it).
+  ``observation_tensor(p)`` and ``information_state_tensor(p)`` the same view as numbers, in the
+  layout of `fabula.research.vectors` (the PettingZoo env's ``observations="vector"``; the
+  tensor's named parts are the observer's ``dict``). A public-only observer
+  (``private_info=NONE``) gives the spectator's view. The view holds the current turn and the
+  last round in full, not every earlier round: the information state is not perfect recall
+  (keep the earlier turns' observations to get it).
 - **Rewards** are each round's points when it is scored; **returns** the scores. General-sum.
+  With ``terminal_rewards=True`` the game's reward model is OpenSpiel's *terminal*: no reward
+  until the end, then the returns — what `mcts.MCTSBot` and ``pyspiel.MCTSBot`` ask for.
   The bounds OpenSpiel asks for (game length, utility) follow from the end conditions; a game
   whose end does not bound its length (party with only a target score) is refused.
+- **Resampling.** ``resample_from_infostate(p, sampler)`` gives a state seat ``p`` cannot tell
+  from this one, the hidden hands, deck, owners of the table's cards and this turn's hidden moves
+  drawn anew (`fabula.rules.resampling`): what `ismcts.ISMCTSBot` and ``pyspiel.ISMCTSBot`` use.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_fabula_dixit", {"players": 3, "options": '{"storyteller_cycles": 1}'})
@@ -43,16 +52,20 @@ True
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from fabula.cards.original import original_deck
 from fabula.rules import Game, Ruleset
 from fabula.rules.events import RoundScored
+from fabula.rules.resampling import resample
 
 from .actions import ActionSpace, next_seat
 from .observations import CardTexts, view_json
+from .vectors import CardEmbeddings, VectorLayout
 
 __all__ = ["DEFAULT_CLUES", "GAME_NAME", "FabulaGame", "FabulaObserver", "FabulaState"]
 
@@ -60,24 +73,38 @@ GAME_NAME = "python_fabula_dixit"
 #: The default clue vocabulary.
 DEFAULT_CLUES = "Freedom|Dream|Journey|Home|Secret|Light|Time|Silence"
 
-_DEFAULTS: dict[str, Any] = {"mode": "odyssey", "players": 4, "options": "{}", "clues": DEFAULT_CLUES, "seeds": 1024}
+_DEFAULTS: dict[str, Any] = {
+    "mode": "odyssey",
+    "players": 4,
+    "options": "{}",
+    "clues": DEFAULT_CLUES,
+    "seeds": 1024,
+    "terminal_rewards": False,
+}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Fabula (Dixit Odyssey)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=12,
-    min_num_players=3,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULTS,
-)
+
+def _game_type(reward_model: pyspiel.GameType.RewardModel) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Fabula (Dixit Odyssey)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=reward_model,
+        max_num_players=12,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.RewardModel.REWARDS)
+#: the type of a game loaded with ``terminal_rewards=True``
+_TERMINAL_GAME_TYPE = _game_type(pyspiel.GameType.RewardModel.TERMINAL)
 
 
 def _rounds_bound(rules: Ruleset, deck: int) -> int:
@@ -114,7 +141,10 @@ class FabulaGame(pyspiel.Game):  # type: ignore[misc]
         if self.seeds < 1:
             raise ValueError("seeds must be at least 1")
         self.space = ActionSpace.create(self.mode, self.players, options, str(given["clues"]).split("|"))
+        self.terminal_rewards = bool(given["terminal_rewards"])
         self.texts = CardTexts.of(None)
+        self.layout = VectorLayout.of(self.space)
+        self._embeddings: CardEmbeddings | None = None
         rules = self.space.rules
         rounds = _rounds_bound(rules, len(self.texts.ids))
         seats = rules.seats
@@ -130,7 +160,14 @@ class FabulaGame(pyspiel.Game):  # type: ignore[misc]
             # a round: the clue, a play or offer and a vote from every seat, the red token
             max_game_length=rounds * (3 * seats + 2),
         )
-        super().__init__(_GAME_TYPE, info, given)
+        super().__init__(_TERMINAL_GAME_TYPE if self.terminal_rewards else _GAME_TYPE, info, given)
+
+    @property
+    def embeddings(self) -> CardEmbeddings:
+        """The deck's card embeddings, computed when a tensor is first asked for."""
+        if self._embeddings is None:
+            self._embeddings = CardEmbeddings(original_deck().cards)
+        return self._embeddings
 
     def new_initial_state(self) -> FabulaState:
         return FabulaState(self)
@@ -138,7 +175,7 @@ class FabulaGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> FabulaObserver:
-        return FabulaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return FabulaObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
 class _Held:
@@ -200,9 +237,21 @@ class FabulaState(pyspiel.State):  # type: ignore[misc]
         for event in events:
             if type(event) is RoundScored:
                 rewards = [float(points) for points in event.result.points]
+        if setup.terminal_rewards:
+            rewards = [float(score) for score in game.scores] if game.is_over else [0.0] * setup.players
         self._rewards = rewards
         if not game.is_over:
             self._seat = next_seat(game, seat)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FabulaState:
+        """A state ``player_id`` cannot tell from this one, its hidden part drawn anew
+        (`fabula.rules.resampling`); ``probability_sampler()`` gives the randomness (a float in
+        [0, 1), as OpenSpiel passes it)."""
+        other: FabulaState = self.clone()
+        if self._held is not None and not self._held.game.is_over:
+            rng = random.Random(int(probability_sampler() * (1 << 53)))
+            other._held = _Held(resample(self._held.game, player_id, rng))
+        return other
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -228,20 +277,30 @@ class FabulaState(pyspiel.State):  # type: ignore[misc]
 
 
 class FabulaObserver:
-    """What a player observes: its seat's view as JSON (``private_info=SINGLE_PLAYER``), or the
-    spectator's (``NONE``); no tensor. Conforms to OpenSpiel's PyObserver interface."""
+    """What a player observes: its seat's view (``private_info=SINGLE_PLAYER``), or the
+    spectator's (``NONE``), as JSON and as the vector of `fabula.research.vectors` (``tensor``,
+    its fields named in ``dict``). Conforms to OpenSpiel's PyObserver interface."""
 
-    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self, game: FabulaGame, iig_obs_type: pyspiel.IIGObservationType, params: dict[str, Any] | None
+    ) -> None:
         if params:
             raise ValueError(f"Observation parameters are not supported; got {params}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("No observer sees every seat's private cards: that is the whole state (str(state)).")
         self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        self._game = game
+        self.tensor = np.zeros(game.layout.size, np.float32)
+        self.dict: dict[str, Any] = {name: self.tensor[part] for name, part in game.layout.fields.items()}
 
     def set_from(self, state: FabulaState, player: int) -> None:
-        """No tensor to fill."""
+        """Write the seat's view into ``tensor`` (zeros before the deal)."""
+        game = state.engine
+        if game is None:
+            self.tensor.fill(0.0)
+            return
+        view = game.view(player if self._private else None)
+        self._game.layout.encode(view, self._game.embeddings, out=self.tensor)
 
     def string_from(self, state: FabulaState, player: int) -> str:
         game = state.engine
