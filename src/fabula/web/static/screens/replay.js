@@ -92,7 +92,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
           "li",
           {},
           sideRabbit(row.side, nameOf, bySeat, { size: 32 }),
-          h("span.name", {}, sideName(row.side, final ? finalName : nameOf)),
+          h("span.name", { title: sideName(row.side, final ? finalName : nameOf) }, sideName(row.side, final ? finalName : nameOf)),
           h("strong.score", {}, row.score),
           row.gain !== null ? h("span.gain", {}, `+${row.gain}`) : null,
         ),
@@ -180,6 +180,8 @@ function fitReplay(element) {
   // measured, and the cards made smaller again until every row fits (seven cards in two rows, a
   // long name on two lines). Measured without transforms (offsetHeight): the cards are turning over.
   const items = [...list.children];
+  // over a computer's page (not a TV, which keeps 24 px) the words under a card follow its size
+  const scaled = Boolean(element.closest(".replay-overlay"));
   let below = 80;
   for (let attempt = 0; attempt < 4; attempt += 1) {
     let best = { size: 0, columns: count };
@@ -188,7 +190,9 @@ function fitReplay(element) {
       const size = Math.min((width - gap * (columns - 1)) / columns, ((height - gap * (rows - 1)) / rows - below) / 1.5, 340);
       if (size > best.size) best = { size, columns };
     }
-    list.style.gridTemplateColumns = `repeat(${best.columns}, ${Math.max(70, Math.floor(best.size))}px)`;
+    const size = Math.max(70, Math.floor(best.size));
+    if (scaled) element.style.setProperty("--card-text", `${Math.max(16, Math.min(24, Math.round(size / 6)))}px`);
+    list.style.gridTemplateColumns = `repeat(${best.columns}, ${size}px)`;
     let used = 0;
     for (let first = 0; first < count; first += best.columns) {
       used += (first ? gap : 0) + Math.max(...items.slice(first, first + best.columns).map((item) => item.offsetHeight));

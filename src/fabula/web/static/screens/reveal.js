@@ -35,9 +35,10 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
           "div.owner",
           {},
           rabbit(bySeat(owner)?.colour, nameOf(owner), { size }),
-          h("span.owner-name", {}, nameOf(owner)),
-          isTeller ? h("span.tag-inline", {}, t("reveal.storytellers_card")) : null,
-          last.red === slot ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
+          // (a word too long for a narrow card is cut with an ellipsis: the title has it whole)
+          h("span.owner-name", { title: nameOf(owner) }, nameOf(owner)),
+          isTeller ? h("span.tag-inline", { title: t("reveal.storytellers_card") }, t("reveal.storytellers_card")) : null,
+          last.red === slot ? h("span.tag-inline.red-tag", { title: t("table.red_token") }, t("table.red_token")) : null,
         ),
         h(
           "div.voters",
@@ -63,7 +64,7 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
           "span.points-line",
           {},
           sideRabbit(row, nameOf, bySeat, { size }),
-          h("span.points-name", {}, name),
+          h("span.points-name", { title: name }, name),
           h("strong.gain", {}, ` +${last.points[seatNumber]}`),
           h("span.total", {}, ` → ${last.scores[seatNumber]}`),
         ),

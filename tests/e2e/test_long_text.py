@@ -1,0 +1,102 @@
+"""Long words and long text on small and large screens (issue 34's follow-ups): names in the
+replay wrap between words, a 200-character clue leaves the reveal's cards in sight, a clue stops
+at its limit and says so, and the cards' descriptions are in the page's language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .conftest import Players
+from .test_album import PHONE_360, shot
+from .ui import add_bots, close_reveal, create_room_by_api, open_seat, start_game, tell
+
+#: Where a word is broken in two: for every element ``selector`` finds, its text with a ``|``
+#: where a line ends inside a word (between two letters, not at a space or after a hyphen), and
+#: any element whose text runs past its box (ellipsised) without its whole text in its title.
+BROKEN_WORDS = """(selector) => {
+    const found = [];
+    for (const element of document.querySelectorAll(selector)) {
+        const text = element.textContent;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const boxes = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.textContent.length; i += 1) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const box = range.getClientRects()[0];
+                boxes.push({ ch: node.textContent[i], top: box ? box.top : null });
+            }
+        }
+        for (let i = 1; i < boxes.length; i += 1) {
+            const [before, after] = [boxes[i - 1], boxes[i]];
+            if (before.top === null || after.top === null || after.top <= before.top + 2) continue;
+            if (/\\s|-/.test(before.ch) || /\\s/.test(after.ch)) continue;
+            found.push(text.slice(0, i) + "|" + text.slice(i));
+        }
+        if (element.scrollWidth > element.clientWidth + 1 && element.title !== text) {
+            found.push(`${text} (cut, with no title)`);
+        }
+    }
+    return found;
+}"""
+
+
+def one_round_then_over(
+    players: Players, page: Page, name: str, bots: int, clue: str = "A long journey"
+) -> dict[str, Any]:
+    """In ``page``, a room of ``name`` (the first storyteller, giving ``clue``) and ``bots`` bots,
+    whose game the host ends once the first round is revealed; the host's seat. ``page`` is left at
+    the game over."""
+    seat = create_room_by_api(players.base, name, options={"first_storyteller": 0, "storyteller_cycles": 3})
+    open_seat(page, players.base, seat["code"], seat)
+    add_bots(page, bots)
+    start_game(page)
+    tell(page, clue)
+    expect(page.locator(".overlay .reveal")).to_be_visible(timeout=30_000)
+    close_reveal(page)
+    page.get_by_role("button", name="End the game now").click()
+    page.locator(".confirm").get_by_role("button", name="End the game").click()
+    expect(page.locator(".game-over")).to_be_visible()
+    return seat
+
+
+def open_replay(page: Page) -> None:
+    page.locator(".history-replay").click()
+    replay = page.locator(".replay-overlay .replay")
+    expect(replay.locator(".replay-where")).to_contain_text("Round 1 of 1")
+    pause = replay.get_by_role("button", name=re.compile("Pause"))
+    if pause.count():
+        pause.click()
+    page.wait_for_timeout(1500)  # the cards turn over
+
+
+def test_the_replay_wraps_names_between_words_at_1280_and_360_px(players: Players) -> None:
+    """Issue 34: at 1280 × 800 the replay's seven cards broke a name mid-word ("Lauren|ce")."""
+    desktop = players.open(1280, 800)
+    seat = one_round_then_over(players, desktop, "Laurence Bartholomew", 6)
+    open_replay(desktop)
+    expect(desktop.locator(".replay-cards .reveal-card")).to_have_count(7)
+    names = ".replay .owner-name, .replay .points-name, .replay-scores .name, .replay .tag-inline"
+    assert desktop.locator(".replay .owner-name", has_text="Laurence").count() == 1
+    broken: list[str] = desktop.evaluate(BROKEN_WORDS, names)
+    shot(desktop, "replay-1280-seven-cards")
+    assert not broken, broken
+    # every card whole inside the cards' area (none cut at its sides)
+    cut: list[str] = desktop.evaluate(
+        """() => { const area = document.querySelector(".replay-cards").getBoundingClientRect();
+            return [...document.querySelectorAll(".replay-cards .reveal-card")]
+                .filter((card) => { const box = card.getBoundingClientRect();
+                    return box.left < area.left - 1 || box.right > area.right + 1 || box.bottom > area.bottom + 1; })
+                .map((card) => card.textContent); }"""
+    )
+    assert not cut, cut
+    phone = players.open(*PHONE_360, mobile=True)
+    open_seat(phone, players.base, seat["code"], seat)
+    open_replay(phone)
+    broken = phone.evaluate(BROKEN_WORDS, names)
+    shot(phone, "replay-360-seven-cards")
+    assert not broken, broken
