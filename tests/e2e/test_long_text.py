@@ -100,3 +100,52 @@ def test_the_replay_wraps_names_between_words_at_1280_and_360_px(players: Player
     broken = phone.evaluate(BROKEN_WORDS, names)
     shot(phone, "replay-360-seven-cards")
     assert not broken, broken
+
+
+#: A clue of 200 characters, the most there may be.
+LONG_CLUE = (
+    "The moment you realise that the long road home was the adventure all along, and that every"
+    " stranger you met on the way was a friend you had not yet recognised, waiting by the side of a quiet old lane!"
+)
+
+#: The first row of the reveal's cards (their pictures' boxes), the top of the "Continue" bar over
+#: the bottom of the reveal, the window's height and how far the reveal is scrolled.
+FIRST_ROW = """() => {
+    const pictures = [...document.querySelectorAll(".overlay .reveal-card .card-img")];
+    const top = Math.min(...pictures.map((p) => p.getBoundingClientRect().top));
+    return {
+        row: pictures.map((p) => p.getBoundingClientRect()).filter((box) => box.top < top + 2)
+            .map((box) => ({ top: box.top, bottom: box.bottom })),
+        bar: document.querySelector(".overlay .reveal-actions").getBoundingClientRect().top,
+        height: window.innerHeight,
+        scrolled: document.querySelector(".overlay .reveal").scrollTop,
+    };
+}"""
+
+
+def test_a_200_character_clue_leaves_the_reveals_first_cards_in_sight_at_360_px(players: Players) -> None:
+    """Issue 34: at 360 × 800 the reveal of a 200-character clue had its cards below the fold."""
+    assert len(LONG_CLUE) == 200
+    phone = players.open(360, 800, mobile=True)
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 3})
+    open_seat(phone, players.base, seat["code"], seat)
+    add_bots(phone, 6)  # (seven at the table: the sentence of who found the card is long too)
+    start_game(phone)
+    tell(phone, LONG_CLUE)
+    reveal = phone.locator(".overlay .reveal")
+    expect(reveal).to_be_visible(timeout=30_000)
+    phone.wait_for_timeout(1500)  # the cards turn over
+    shot(phone, "reveal-360-long-clue")
+    seen: dict[str, Any] = phone.evaluate(FIRST_ROW)
+    assert seen["scrolled"] == 0
+    assert len(seen["row"]) >= 2, seen
+    for box in seen["row"]:
+        assert box["bottom"] <= min(seen["bar"], seen["height"]) + 1, seen
+    # the clue may be shortened, never lost: it is there whole, or a tap shows it whole
+    clue = reveal.locator(".reveal-clue")
+    expect(clue).to_contain_text(LONG_CLUE)
+    if clue.evaluate("(p) => p.scrollHeight > p.clientHeight + 1"):
+        reveal.get_by_role("button", name="Show the whole clue").click()
+        assert not clue.evaluate("(p) => p.scrollHeight > p.clientHeight + 1")
+        expect(reveal.get_by_role("button", name="Show less of the clue")).to_be_visible()
+        shot(phone, "reveal-360-long-clue-whole")

@@ -74,7 +74,8 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
     }),
   );
   return {
-    clue: h("p.reveal-clue", {}, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
+    // (a long clue in smaller type: at 360 px a 200-character one pushed the cards below the fold)
+    clue: h("p.reveal-clue", { class: [...last.clue].length > 60 ? "long" : "" }, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
     headline: h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
     cards,
     points,
@@ -86,6 +87,22 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
 export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
   const parts = roundParts(last, game, { nameOf, bySeat });
   const turn = h("p.reveal-turn", { role: "status", hidden: true });
+  // A long clue shows its first three lines, and the whole of it at a tap: the first cards stay in
+  // sight on a phone (the button goes once the page shows that the clue fits).
+  let more = null;
+  if (parts.clue.classList.contains("long")) {
+    parts.clue.classList.add("clamped");
+    parts.clue.id = "reveal-clue";
+    const toggle = () => {
+      const whole = parts.clue.classList.toggle("clamped") === false;
+      more.setAttribute("aria-expanded", String(whole));
+      more.textContent = whole ? t("reveal.clue_less") : t("reveal.clue_whole");
+    };
+    more = h("button.small.clue-more", { type: "button", "aria-expanded": "false", "aria-controls": "reveal-clue", onclick: toggle }, t("reveal.clue_whole"));
+    requestAnimationFrame(() => {
+      if (parts.clue.isConnected && parts.clue.scrollHeight <= parts.clue.clientHeight + 1) more.hidden = true;
+    });
+  }
   const dialog = h(
     "div.overlay",
     { role: "dialog", "aria-modal": "true", "aria-label": t("reveal.title"), onkeydown: (event) => event.key === "Escape" && onClose() },
@@ -94,6 +111,7 @@ export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
       {},
       h("h2", {}, t("reveal.title_round", { round: last.round })),
       parts.clue,
+      more,
       parts.headline,
       turn,
       parts.cards,
