@@ -44,7 +44,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from fabula.bots.base import Bot, make_bot
 from fabula.cards.model import Card
@@ -66,6 +66,7 @@ from fabula.rules import (
     clean_clue,
 )
 from fabula.rules.events import RoundScored
+from fabula.rules.resampling import resample
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -150,10 +151,27 @@ def blank_clue(action: Action) -> Action:
 _ACTION_TYPES = (Tell, BlindClue, Play, Propose, Vote, PlaceRed)
 
 
+class SearchingBot(Bot, Protocol):
+    """A player that searches games (MCTS and the like): besides its seat's view it is given a
+    game its seat cannot tell from the real one, its hidden part drawn anew
+    (`fabula.rules.resampling`) — never the real game, whose hidden cards it would read."""
+
+    rng: random.Random
+
+    def search(self, sample: Game, seat: int, legal: Sequence[Action]) -> Action:
+        """One of ``legal``, chosen by searching ``sample``."""
+        ...
+
+
 def checked_move(bot: Bot, level: str, game: Game, seat: int) -> Action:
     """Ask ``bot`` (of ``level``) for ``seat``'s move; `IllegalBotMove` unless it is legal now."""
     legal = game.legal_actions(seat)
-    move: object = bot.choose(game.view(seat).to_json(), legal)
+    move: object
+    if hasattr(bot, "search"):  # (not isinstance: a runtime protocol check costs more than a random bot's move)
+        searcher: SearchingBot = bot  # type: ignore[assignment]
+        move = searcher.search(resample(game, seat, searcher.rng), seat, legal)
+    else:
+        move = bot.choose(game.view(seat).to_json(), legal)
     if not isinstance(move, _ACTION_TYPES):
         raise IllegalBotMove(level, seat, move, "not an action", game)
     if move.seat != seat:
