@@ -4,14 +4,24 @@ at its limit and says so, and the cards' descriptions are in the page's language
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from .conftest import Players
 from .test_album import PHONE_360, shot
-from .ui import add_bots, close_reveal, create_room_by_api, open_seat, start_game, tell
+from .ui import (
+    TAPS_APART_MS,
+    add_bots,
+    close_reveal,
+    create_room_by_api,
+    enabled_hand_cards,
+    open_seat,
+    start_game,
+    tell,
+)
 
 #: Where a word is broken in two: for every element ``selector`` finds, its text with a ``|``
 #: where a line ends inside a word (between two letters, not at a space or after a hyphen), and
@@ -149,3 +159,76 @@ def test_a_200_character_clue_leaves_the_reveals_first_cards_in_sight_at_360_px(
         assert not clue.evaluate("(p) => p.scrollHeight > p.clientHeight + 1")
         expect(reveal.get_by_role("button", name="Show less of the clue")).to_be_visible()
         shot(phone, "reveal-360-long-clue-whole")
+
+
+def test_a_clue_stops_at_200_characters_says_so_and_a_longer_one_is_refused_aloud(players: Players) -> None:
+    """Issue 34: a clue over 200 characters was cut without a word (the field's maxlength, which
+    also counted an emoji as two). The field stops at 200 characters as the server counts them,
+    and says so; a longer clue that reaches the server anyway is refused, and the page says why."""
+    phone = players.open(*PHONE_360, mobile=True)
+    lengthen = {"next_clue": False}
+    replies: list[dict[str, Any]] = []
+
+    def through(route: WebSocketRoute) -> None:
+        # the page's messages go on to the server (a clue, while asked, made 250 characters long),
+        # the server's come back, kept
+        server = route.connect_to_server()
+
+        def incoming(message: str | bytes) -> None:
+            found = json.loads(message)
+            if isinstance(found, dict) and found.get("type") in ("ack", "error"):
+                replies.append(found)
+            route.send(message)
+
+        server.on_message(incoming)
+
+        def outgoing(message: str | bytes) -> None:
+            found = json.loads(message)
+            action = found.get("action") if isinstance(found, dict) else None
+            if lengthen["next_clue"] and isinstance(action, dict) and action.get("type") == "tell":
+                action["clue"] = "z" * 250
+                lengthen["next_clue"] = False
+            server.send(json.dumps(found))
+
+        route.on_message(outgoing)
+
+    phone.route_web_socket(re.compile(r"/ws/"), through)
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 3})
+    open_seat(phone, players.base, seat["code"], seat)
+    add_bots(phone, 2)
+    start_game(phone)
+    field = phone.locator(".clue-input")
+    counter = phone.locator(".clue-length")
+    codepoints = "(field) => [...field.value].length"
+    # an emoji is one character, as the server counts (the field's maxlength counted two)
+    field.click()
+    phone.keyboard.insert_text("💥" * 150)
+    assert field.evaluate(codepoints) == 150
+    expect(counter).to_have_text("150 / 200 characters")
+    field.fill("")
+    phone.keyboard.insert_text("a" * 190)
+    expect(counter).to_have_text("190 / 200 characters")
+    # pasted past the limit: the field keeps 200 and says that the rest was left out
+    phone.keyboard.insert_text("b" * 60)
+    clue = "a" * 190 + "b" * 10
+    assert field.input_value() == clue
+    expect(counter).to_contain_text("200 / 200 characters")
+    expect(counter).to_contain_text("the rest did not fit")
+    # typed at the limit: nothing more goes in, and it says why
+    phone.keyboard.type("cc")
+    assert field.input_value() == clue
+    expect(counter).to_contain_text("can be no longer")
+    shot(phone, "clue-at-its-limit")
+    # a longer clue reaching the server (from something other than this page) is refused aloud
+    enabled_hand_cards(phone).first.click()
+    send = phone.locator("form.action-bar button[type=submit]")
+    lengthen["next_clue"] = True
+    send.click()
+    expect(phone.get_by_role("alert")).to_be_visible()
+    assert [(r["type"], r.get("code")) for r in replies[-1:]] == [("error", "clue_too_long")], replies
+    expect(phone.get_by_role("alert")).to_contain_text("That clue is too long (200 characters at most)")
+    assert field.input_value() == clue  # (still there to shorten)
+    # the clue of 200 goes, whole (a second tap as a person makes it: not a double tap)
+    phone.wait_for_timeout(TAPS_APART_MS)
+    send.click()
+    expect(phone.locator(".overlay .reveal-clue")).to_contain_text(clue, timeout=30_000)

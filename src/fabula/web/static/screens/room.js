@@ -31,6 +31,7 @@ export function roomScreen(ctx, code, watch) {
     slots: [], // chosen table slots (a slot twice: both tokens on it)
     red: null,
     clue: "",
+    clueLimit: "", // the clue at its limit: "full" (a key pressed there), "cut" (what went past it left out)
     phaseKey: "",
     chat: [],
     chatOpen: false,

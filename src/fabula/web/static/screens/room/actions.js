@@ -86,28 +86,66 @@ export function actionsPart(v) {
     const tell = legalOf("tell");
     const blind = legalOf("blind_clue");
     if (tell.length || blind.length) {
+      // The field stops at the server's limit, counted as the server counts (characters, not the
+      // UTF-16 units of a maxlength: an emoji is one), and says so: what went past it is cut and
+      // the hint says that the rest did not fit; a key pressed at the limit, that it is the limit.
+      const max = CHOICES.text_max.clue;
+      const limit = (field, event) => {
+        const chars = [...field.value];
+        if (chars.length > max) {
+          const end = field.selectionEnd ?? field.value.length;
+          const kept = chars.slice(0, max).join("");
+          field.value = kept;
+          field.setSelectionRange(Math.min(end, kept.length), Math.min(end, kept.length));
+          ui.clueLimit = "cut";
+        } else if (chars.length < max) {
+          ui.clueLimit = "";
+        } else if (event.type === "keydown" || !ui.clueLimit) {
+          ui.clueLimit = "full";
+        }
+        ui.clue = field.value;
+      };
+      const typed = (event) => {
+        const field = event.target;
+        if (!event.isComposing) limit(field, event); // (an IME's word is measured once it is chosen)
+        else ui.clue = field.value;
+        // (the page keeps its elements across redraws: the hint shown is found from the field)
+        const shown = field.closest("form")?.querySelector(".clue-length");
+        if (shown) showLength(shown);
+        if (ui.message === t("error.clue_empty") && ui.clue.trim()) {
+          ui.message = "";
+          draw();
+        }
+      };
       const input = h("input.clue-input", {
         name: "clue",
-        maxlength: CHOICES.text_max.clue,
         placeholder: t("table.clue_placeholder"),
         "aria-label": t("table.clue_label"),
         value: ui.clue,
         "data-keep": "clue",
-        oninput: (event) => {
-          ui.clue = event.target.value;
-          // (the page keeps its elements across redraws: the hint shown is found from the field)
-          const shown = event.target.closest("form")?.querySelector(".clue-length");
-          if (shown) showLength(shown);
-          if (ui.message === t("error.clue_empty") && ui.clue.trim()) {
-            ui.message = "";
-            draw();
+        oninput: typed,
+        oncompositionend: typed,
+        // a character typed at the limit goes nowhere: say why
+        onkeydown: (event) => {
+          const field = event.target;
+          const replacing = field.selectionStart !== field.selectionEnd;
+          if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !replacing && [...field.value].length >= max) {
+            event.preventDefault();
+            limit(field, event);
+            const shown = field.closest("form")?.querySelector(".clue-length");
+            if (shown) showLength(shown);
           }
         },
       });
-      // near the limit, the clue says how long it is (the field takes no more than 200)
+      // near the limit, the clue says how long it is; at the limit, that it can be no longer, or
+      // that what was pasted past it was left out
       const showLength = (hint) => {
         const count = [...ui.clue].length;
-        hint.textContent = count >= 150 ? t("table.clue_length", { count, max: 200 }) : "";
+        let text = "";
+        if (count >= max) text = ui.clueLimit === "cut" ? t("table.clue_cut", { count, max }) : t("table.clue_full", { count, max });
+        else if (count >= max * 0.75) text = t("table.clue_length", { count, max });
+        hint.textContent = text;
+        hint.classList.toggle("full", count >= max);
         return hint;
       };
       const length = showLength(h("span.hint.clue-length", { "aria-live": "polite" }));
@@ -132,7 +170,10 @@ export function actionsPart(v) {
             const reply = blind.length
               ? await send("act", { action: { type: "blind_clue", clue } })
               : await send("act", { action: { type: "tell", card: ui.hand[0], clue } });
-            if (reply.type === "ack") ui.clue = "";
+            if (reply.type === "ack") {
+              ui.clue = "";
+              ui.clueLimit = "";
+            }
             draw();
           },
         },
