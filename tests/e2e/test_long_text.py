@@ -232,3 +232,44 @@ def test_a_clue_stops_at_200_characters_says_so_and_a_longer_one_is_refused_alou
     phone.wait_for_timeout(TAPS_APART_MS)
     send.click()
     expect(phone.locator(".overlay .reveal-clue")).to_contain_text(clue, timeout=30_000)
+
+
+def described(page: Page, language: str) -> dict[str, str]:
+    """The room's cards' descriptions in ``language``, as the server gives them."""
+    code = page.url.rsplit("/", 1)[1]
+    found: dict[str, str] = page.evaluate(
+        """async ([code, language]) => {
+            const answer = await (await fetch(`/api/rooms/${code}/cards?lang=${language}`)).json();
+            return Object.fromEntries(answer.cards.map((card) => [card.id, card.description]));
+        }""",
+        [code, language],
+    )
+    return found
+
+
+def test_a_chinese_page_describes_the_pictures_in_its_own_script(players: Players) -> None:
+    """Issue 34: the pictures' alt text was English on a 繁體中文 or 简体中文 page."""
+    phone = players.open(*PHONE_360, mobile=True)
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    open_seat(phone, players.base, seat["code"], seat)
+    add_bots(phone, 2)
+    start_game(phone)
+    picture = phone.locator(".hand-card img.card-img").first
+    card = re.sub(r"^.*/cards/([^.]+)\..*$", r"\1", picture.get_attribute("src") or "")
+    english, traditional, simplified = (described(phone, language) for language in ("en", "zh-Hant", "zh-Hans"))
+    assert re.search(r"[\u4e00-\u9fff]", traditional[card]), traditional[card]
+    assert traditional[card] != simplified[card]
+    expect(picture).to_have_attribute("alt", english[card])
+    # another language chosen: the pictures say what they show in it, at once
+    phone.select_option("select.language", "zh-Hant")
+    expect(picture).to_have_attribute("alt", traditional[card])
+    shot(phone, "hand-zh-Hant")
+    # and from the start, for a page that opens in it
+    phone.reload()
+    phone.locator(".table-screen").wait_for()
+    expect(phone.locator(".hand-card img.card-img").first).to_have_attribute("alt", traditional[card])
+    phone.select_option("select.language", "zh-Hans")
+    expect(phone.locator(".hand-card img.card-img").first).to_have_attribute("alt", simplified[card])
+    # the full-screen picture, too
+    phone.locator(".hand-card button.zoom").first.click()
+    expect(phone.locator("img.viewer-img")).to_have_attribute("alt", simplified[card])

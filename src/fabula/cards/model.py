@@ -14,13 +14,26 @@ class Card:
 
     ``id`` is unique across every deck (``"{deck}-{number}"``) and never changes; ``description``
     is one literal sentence about the picture (alt text, and what AI players read) — empty for
-    an imported picture without a caption.
+    an imported picture without a caption. ``translations``: the same sentence in other languages
+    of the client, as ``(language, sentence)`` (the original deck's; a caption someone wrote has
+    none, and is the same in every language).
     """
 
     id: str
     title: str
     description: str
     tags: tuple[str, ...] = ()
+    translations: tuple[tuple[str, str], ...] = ()
+
+    def description_in(self, language: str) -> str:
+        """The description in ``language`` (``en``, ``zh-Hant``, ``zh-Hans``), or, in a language it
+        has none in, the one it has.
+
+        >>> card = Card("x-1", "Kite", "A kite.", translations=(("zh-Hant", "一隻風箏。"),))
+        >>> card.description_in("zh-Hant"), card.description_in("zh-Hans")
+        ('一隻風箏。', 'A kite.')
+        """
+        return next((text for found, text in self.translations if found == language), self.description)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,13 @@ def _painted(seed: int) -> tuple[tuple[Card, str], ...]:
         fallback = f"{templates[0].replace('{N}', noun)} {plan.number}"
         title = next((t for t in candidates if t not in titles), fallback)
         titles.add(title)
-        card = Card(id=f"{NAME}-{plan.number:02d}", title=title, description=painting.description, tags=painting.tags)
+        card = Card(
+            id=f"{NAME}-{plan.number:02d}",
+            title=title,
+            description=painting.description,
+            tags=painting.tags,
+            translations=painting.translations,
+        )
         out.append((card, painting.svg))
     return tuple(out)
 

@@ -6,7 +6,7 @@ finished game and the descriptions of its cards.
     POST /api/rooms/{code}/join     {name, colour} → {code, member, token}
     GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
     GET  /api/rooms/{code}/log      the moves of its finished game
-    GET  /api/rooms/{code}/cards    its cards' titles and descriptions
+    GET  /api/rooms/{code}/cards    its cards' titles and descriptions (?lang=zh-Hant: in that language)
 """
 
 from __future__ import annotations
@@ -149,7 +149,11 @@ class RoomRoutes:
             return self.refused(error)
 
     async def cards(self, request: Request) -> Response:
-        """The descriptions of a room's cards: the pictures' alt text (and what bots read)."""
+        """The descriptions of a room's cards: the pictures' alt text (and what bots read). With
+        ``?lang=`` one of the client's languages (``en``, ``zh-Hant``, ``zh-Hans``), the original
+        deck's in that language; a caption someone wrote stays as written, and any other
+        ``lang`` (or none) is English."""
+        language = request.query_params.get("lang", "en")
         try:
             room = (await self.service.rooms.find(request.path_params["code"])).room
             own = await self.service.parts.own_cards(room.code) if OWN_DECK in room.settings.decks else ()
@@ -161,7 +165,12 @@ class RoomRoutes:
         return JSONResponse(
             {
                 "cards": [
-                    {"id": card.id, "title": card.title, "description": card.description, "tags": list(card.tags)}
+                    {
+                        "id": card.id,
+                        "title": card.title,
+                        "description": card.description_in(language),
+                        "tags": list(card.tags),
+                    }
                     for card in found
                 ]
             }

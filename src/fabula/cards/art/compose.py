@@ -17,6 +17,7 @@ from .palettes import MOODS, palette
 from .settings import SETTINGS, Scene, weather
 from .subjects import SUBJECTS, Subject
 from .twists import TWISTS, Twist
+from .words import LANGUAGES, say
 
 #: No twist on more than this many cards: a deck of variations on one idea would bore.
 MAX_PER_TWIST = 7
@@ -35,8 +36,11 @@ class Plan:
 @dataclass(frozen=True)
 class Painting:
     svg: str
+    #: the sentence that describes it, in English
     description: str
     tags: tuple[str, ...]
+    #: the same sentence in each other language of the client: (language, sentence)
+    translations: tuple[tuple[str, str], ...] = ()
 
 
 def _probe(setting: str) -> Scene:
@@ -117,7 +121,7 @@ def paint(plan: Plan, seed: int) -> Painting:
     c = Canvas()
     scene = SETTINGS[plan.setting](c, pal, rng, sun=not twist.no_sun)
     weather(c, pal, rng, scene.horizon)
-    sentence = twist.paint(Paint(c, pal, rng, scene.light), scene, subject, other, pal)
+    told = twist.paint(Paint(c, pal, rng, scene.light), scene, subject, other, pal)
     if scene.front is not None:
         scene.front(c, rng)
     # The deck's common finish: a soft vignette and a fine paper grain.
@@ -127,4 +131,5 @@ def paint(plan: Plan, seed: int) -> Painting:
     if other is not None:
         tags.append(other.tags[0])
     unique = tuple(dict.fromkeys(tags))[:12]
-    return Painting(c.svg(), sentence, unique)
+    translations = tuple((language, say(told, language)) for language in LANGUAGES if language != "en")
+    return Painting(c.svg(), say(told, "en"), unique, translations)

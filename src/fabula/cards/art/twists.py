@@ -1,8 +1,9 @@
 """Twists: what makes a picture strange — scale, impossible physics, odd pairings.
 
-A twist places the subject (and sometimes a second one) in the scene and returns the literal
-sentence that describes the whole picture, so the description is written by the same code that
-drew it.
+A twist places the subject (and sometimes a second one) in the scene and returns what the
+sentence that describes the whole picture says (`fabula.cards.art.words.Told`: which of its
+sentences, with the parts and words it chose), so the description comes from the same code that
+drew it; `fabula.cards.art.words.say` writes it in each language.
 """
 
 from __future__ import annotations
@@ -16,15 +17,7 @@ from .paint import Paint
 from .palettes import Palette, mix
 from .settings import Scene
 from .subjects import SUBJECTS, Subject
-
-
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def where(scene: Scene, pal: Palette) -> str:
-    """ "on a calm sea at dusk" — the setting, and the mood where it shows."""
-    return f"{scene.phrase} {pal.phrase}" if scene.outdoor else scene.phrase
+from .words import Told
 
 
 def fitted_height(s: Subject, height: float, width: float) -> float:
@@ -50,27 +43,27 @@ def umbrella_figure(p: Paint, x: float, base: float, h: float = 46) -> None:
 # ------------------------------------------------------------------ the twists
 
 
-def giant(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def giant(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     h = fitted_height(s, 420, 330)
     x = W / 2 + p.rng.uniform(-20, 20)
     base = scene.floor + 20 if scene.ground != "water" else scene.horizon + 110
     if scene.ground == "water":
         p.c.ellipse(x, base, s.aspect * h * 0.6, 10, fill="#ffffff", opacity=0.2)
     s.draw(p, x, base, h)
-    size = "as big as a hill" if s.aspect > 1 else "as tall as a hill"
+    size = ("size", "big" if s.aspect > 1 else "tall")
     side = 1 if p.rng.chance(0.5) else -1
     fx = x + side * (s.aspect * h / 2 + 28)
     fx = min(max(fx, 30), W - 30)
     if scene.ground == "water":
         SUBJECTS["boat"].draw(p, fx, base + 30, 42)
-        return f"{cap(s.noun)} {size} rises out of the water {where(scene, pal)}, and a tiny sailing boat passes at its foot."
+        return Told("giant.water", s, scene, pal, choices=(size,))
     small_figure(p, fx, base + 18, 34)
     # a whale or a jellyfish does not stand
     posture = ("floats" if scene.ground == "underwater" else "lies") if s.swims else "stands"
-    return f"{cap(s.noun)} {size} {posture} {where(scene, pal)}, and a tiny person in a coat looks up at it."
+    return Told("giant.land", s, scene, pal, choices=(size, ("posture", posture)))
 
 
-def floating(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def floating(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     h = fitted_height(s, 190, 240)
     x, base = W / 2 + p.rng.uniform(-50, 50), 330 + p.rng.uniform(-30, 20)
     fx, fy = x + p.rng.uniform(-110, 110), scene.floor + 25
@@ -83,10 +76,10 @@ def floating(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pal
     )
     s.draw(p, x, base, h)
     small_figure(p, fx, fy, 44)
-    return f"{cap(s.noun)} floats high in the air {where(scene, pal)}, held on a long string by a small person below."
+    return Told("floating", s, scene, pal)
 
 
-def upside_down(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def upside_down(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     h = fitted_height(s, 230, 280)
     x = W / 2 + p.rng.uniform(-40, 40)
     top = 20.0
@@ -95,11 +88,11 @@ def upside_down(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: 
     p.c.begin(transform=f"rotate(180 {num(x)} {num(top + h / 2 + 10)})")
     s.draw(p, x, top + h + 10, h)
     p.c.end()
-    hang = "from the ceiling" if scene.ground == "indoor" else "from the top of the sky"
-    return f"{cap(s.noun)} hangs upside down {hang} {where(scene, pal)}."
+    hang = "ceiling" if scene.ground == "indoor" else "sky"
+    return Told("upside_down", s, scene, pal, choices=(("hang", hang),))
 
 
-def bubble(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def bubble(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c = p.c
     r = 135.0
     x = W / 2 + p.rng.uniform(-25, 25)
@@ -126,10 +119,10 @@ def bubble(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
         opacity=0.55,
     )
     rests = "rests" if scene.ground in ("land", "indoor", "underwater") else "floats"
-    return f"{cap(s.noun)} is sealed inside a glass bubble that {rests} {where(scene, pal)}."
+    return Told("bubble", s, scene, pal, choices=(("rests", rests),))
 
 
-def reflection(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def reflection(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     assert other is not None
     c = p.c
     water = scene.horizon + p.rng.uniform(60, 90)
@@ -150,10 +143,10 @@ def reflection(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: P
     for k in range(6):
         y = water + 12 + k * 22
         c.line(x - 120 + k * 7, y, x + 120 - k * 9, y, stroke="#ffffff", stroke_width=1.5, opacity=0.25)
-    return f"{cap(s.noun)} stands on a rock {where(scene, pal)}, but its reflection in the water is {other.noun}."
+    return Told("reflection", s, scene, pal, other)
 
 
-def world_inside(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def world_inside(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     assert other is not None
     h = fitted_height(s, 250, 330)
     x = W / 2
@@ -163,21 +156,21 @@ def world_inside(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal:
     if s.name == "teacup":
         # the tea is a little sea: the thing stands in it
         other.draw(p, x, base - h * 0.8, inner_h)
-        return f"A tiny {other.bare} stands in the tea of a large teacup {where(scene, pal)}."
+        return Told("world_inside.teacup", s, scene, pal, other)
     if s.name == "book":
         other.draw(p, x + h * 0.2, base - h * 0.3, inner_h)
-        return f"A tiny {other.bare} rises from the pages of an open book {where(scene, pal)}."
+        return Told("world_inside.book", s, scene, pal, other)
     if s.name == "bathtub":
         other.draw(p, x, base - h * 0.55, inner_h)
-        return f"A tiny {other.bare} stands in the water of a clawfoot bathtub {where(scene, pal)}."
+        return Told("world_inside.bathtub", s, scene, pal, other)
     if s.name == "bottle":
         other.draw(p, x, base - h * 0.08, fitted_height(other, h * 0.45, s.aspect * h * 0.75))
-        return f"A tiny {other.bare} stands inside a corked glass bottle {where(scene, pal)}."
+        return Told("world_inside.bottle", s, scene, pal, other)
     other.draw(p, x, base - h * 0.2, inner_h)
-    return f"A tiny {other.bare} stands inside {s.noun} {where(scene, pal)}."
+    return Told("world_inside", s, scene, pal, other)
 
 
-def rain(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def rain(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c = p.c
     dark = mix(pal.sky_top, "#000000", 0.3)
     for _ in range(9):
@@ -189,10 +182,10 @@ def rain(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette
         s.draw(p, x, y, size)
         c.end()
     umbrella_figure(p, W / 2 + p.rng.uniform(-60, 60), scene.floor + 25, 50)
-    return f"{cap(s.many)} rain down from a dark cloud {where(scene, pal)} onto a small person holding an umbrella."
+    return Told("rain", s, scene, pal)
 
 
-def stairs_up(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def stairs_up(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c = p.c
     rng = p.rng
     side = 1 if rng.chance(0.5) else -1
@@ -212,10 +205,10 @@ def stairs_up(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pa
     h = fitted_height(s, 130, 150)
     s.draw(p, tx, ty + 60, h)
     small_figure(p, x0 + (tx - x0) * 0.3 + bend * math.sin(math.pi * 0.3), y0 + (ty + 70 - y0) * 0.3 - 9, 30)
-    return f"A long staircase climbs from the ground into the sky toward {s.noun} {where(scene, pal)}, and a small person is on the way up."
+    return Told("stairs_up", s, scene, pal)
 
 
-def sky_swim(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def sky_swim(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     h = fitted_height(s, 200, 330)
     x, base = W / 2 + p.rng.uniform(-20, 20), 250 + p.rng.uniform(-40, 30)
     s.draw(p, x, base, h)
@@ -229,10 +222,10 @@ def sky_swim(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pal
             stroke_width=1,
             opacity=0.6,
         )
-    return f"{cap(s.noun)} swims through the air {where(scene, pal)}, far from any water, trailing bubbles."
+    return Told("sky_swim", s, scene, pal)
 
 
-def glow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def glow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c = p.c
     c.rect(0, 0, W, H, fill="#000000", opacity=0.35)
     h = fitted_height(s, 230, 280)
@@ -242,10 +235,10 @@ def glow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette
     p.halo(x, base - h / 2, h * 0.7, strength=0.35)
     side = 1 if p.rng.chance(0.5) else -1
     small_figure(p, min(max(x + side * (s.aspect * h / 2 + 40), 30), W - 30), base + 12, 48)
-    return f"{cap(s.noun)} glows with a warm light {where(scene, pal)}, the only light for a small person standing beside it."
+    return Told("glow", s, scene, pal)
 
 
-def rooted(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def rooted(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c, rng = p.c, p.rng
     h = fitted_height(s, 230, 260)
     x, base = W / 2, scene.floor + 10
@@ -275,10 +268,10 @@ def rooted(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
             c.circle(
                 bx + rng.uniform(-22, 22), by + rng.uniform(-18, 12), rng.uniform(12, 22), fill=p.body(leaf, bx, 0.7)
             )
-    return f"{cap(s.noun)} has grown roots into the ground and leafy branches from its top {where(scene, pal)}."
+    return Told("rooted", s, scene, pal)
 
 
-def balloons(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def balloons(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     c, rng = p.c, p.rng
     h = fitted_height(s, 160, 220)
     x, base = W / 2 + rng.uniform(-30, 30), 400 + rng.uniform(-30, 10)
@@ -293,19 +286,19 @@ def balloons(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pal
         c.ellipse(bx, by, 19, 23, fill=p.body(color, bx))
         c.ellipse(bx - 6, by - 8, 4, 6, fill="#ffffff", opacity=0.5)
     s.draw(p, x, base, h)
-    return f"{cap(s.noun)} is lifted into the sky by a bunch of colourful balloons {where(scene, pal)}."
+    return Told("balloons", s, scene, pal)
 
 
-def moon_swap(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def moon_swap(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     x, y = W / 2 + p.rng.uniform(-70, 70), 150 + p.rng.uniform(-30, 30)
     p.halo(x, y, 170, strength=0.75)
     p.c.circle(x, y, 78, fill=mix(pal.light, pal.sky_top, 0.5), opacity=0.45)
     h = fitted_height(s, 120, 130)
     s.draw(p, x, y + h / 2, h)
-    return f"{cap(s.noun)} shines in the sky where the moon should be, {where(scene, pal)}."
+    return Told("moon_swap", s, scene, pal)
 
 
-def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     assert other is not None
     c = p.c
     h = fitted_height(s, 190, 200)
@@ -319,7 +312,7 @@ def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
         other.draw(p, x + away * 90, scene.horizon, ho)
         c.end()
         s.draw(p, x, base, h)
-        return f"{cap(s.noun)} stands {where(scene, pal)}, but the shadow it throws on the wall has the shape of {other.noun}."
+        return Told("shadow.indoor", s, scene, pal, other)
     ho = fitted_height(other, 300, 320)
     c.begin(
         filter=c.silhouette(dark),
@@ -329,10 +322,10 @@ def shadow(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palet
     other.draw(p, x, base, ho)
     c.end()
     s.draw(p, x, base, h)
-    return f"{cap(s.noun)} stands {where(scene, pal)}, but the long shadow it casts has the shape of {other.noun}."
+    return Told("shadow.outdoor", s, scene, pal, other)
 
 
-def carries(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> str:
+def carries(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Palette) -> Told:
     assert other is not None
     h = fitted_height(s, 170, 330)
     x, base = (
@@ -344,7 +337,7 @@ def carries(p: Paint, scene: Scene, s: Subject, other: Subject | None, pal: Pale
     back_y = base - h * _BACK.get(s.name, 0.55)
     other.draw(p, x - s.aspect * h * 0.05, back_y, ho)
     moves = ("swims" if s.swims else "wades") if scene.ground == "water" else "travels"
-    return f"{cap(s.noun)} {moves} {where(scene, pal)} carrying {other.noun} on its back."
+    return Told("carries", s, scene, pal, other, choices=(("moves", moves),))
 
 
 #: How high up its drawing each carrier's back is (a load stands there).
@@ -355,7 +348,7 @@ _BACK = {"whale": 0.9, "elephant": 0.95, "snail": 0.97, "crane": 0.55, "fish": 0
 class Twist:
     name: str
     tags: tuple[str, ...]
-    paint: Callable[[Paint, Scene, Subject, Subject | None, Palette], str]
+    paint: Callable[[Paint, Scene, Subject, Subject | None, Palette], Told]
     #: whether the twist fits this subject in this setting and mood
     fits: Callable[[Subject, Scene, Palette], bool]
     #: what the second subject must be, if the twist needs one

@@ -9,6 +9,11 @@ const CHOSEN = "fabula.language";
 let strings = {};
 let fallback = {};
 export let language = "en";
+// what follows a change of language besides the screen's words (the pictures' descriptions)
+const followers = [];
+export function onLanguage(follow) {
+  followers.push(follow);
+}
 
 export function preferredLanguage() {
   const chosen = localStorage.getItem(CHOSEN);
@@ -36,8 +41,10 @@ export async function setLanguage(code, remember = false) {
   if (remember) localStorage.setItem(CHOSEN, code);
   if (!Object.keys(fallback).length) fallback = await load("en");
   strings = code === "en" ? fallback : await load(code);
+  const changed = code !== language;
   language = code;
   document.documentElement.lang = code;
+  if (changed) for (const follow of followers) follow(code);
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/; // ideographs and kana, not full-width punctuation

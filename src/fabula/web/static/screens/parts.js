@@ -1,11 +1,13 @@
 // Pieces several screens share: card pictures, the full-screen card viewer, the scoring track.
 import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
-import { listText, t } from "../i18n.js";
+import { language, listText, onLanguage, t } from "../i18n.js";
 import { rabbit, setMarks } from "../rabbits.js";
 import { api } from "../net.js";
 
-const descriptions = new Map();
+// the descriptions of the cards of the room last described, in the page's language
+let descriptions = new Map();
+let described = null; // that room's code
 let trackOpen = null;
 
 // A member's name as shown: a bot is named by its rabbit, in the player's language.
@@ -188,16 +190,29 @@ export function errorText(code, message = "") {
   return known !== key ? known : message || t("error.unknown");
 }
 
-// Card descriptions become the pictures' alt text (the original deck has them; imported decks
-// may have captions).
+// Card descriptions become the pictures' alt text, in the page's language (the original deck has
+// them in each; a caption someone wrote, for their own pictures or an imported deck, is as written).
 export async function describeCards(code) {
+  described = code;
+  const asked = language;
   try {
-    const found = await api(`/api/rooms/${code}/cards`);
-    for (const card of found.cards) descriptions.set(card.id, card.description);
+    const found = await api(`/api/rooms/${code}/cards?lang=${encodeURIComponent(asked)}`);
+    if (described !== code || asked !== language) return; // (another room, or language, since)
+    descriptions = new Map(found.cards.map((card) => [card.id, card.description]));
   } catch {
     /* pictures still show; alt text falls back to a generic one */
   }
 }
+
+// Another language: the pictures shown say what they show in it as soon as it has come (the
+// screens draw their words at once, the descriptions a moment later).
+onLanguage(async () => {
+  if (described === null) return;
+  await describeCards(described);
+  for (const image of document.querySelectorAll("img[data-card]")) {
+    image.alt = descriptions.get(image.dataset.card) || t("card.picture");
+  }
+});
 
 // The original deck is drawn (SVG, sharp at any size); every other card — an imported deck's, a
 // room's own pictures — is a stored WebP, the only form the server has of it.
@@ -209,6 +224,7 @@ export function cardImage(card, { width = 400 } = {}) {
   return h("img.card-img", {
     src: cardSource(card),
     alt: descriptions.get(card) || t("card.picture"),
+    "data-card": card,
     width: 400,
     height: 600,
     loading: "lazy",
@@ -225,6 +241,7 @@ export function cardViewer(cards, start) {
   const caption = h("p.viewer-caption", {});
   const place = () => {
     image.src = cardSource(cards[index]);
+    image.dataset.card = cards[index];
     image.alt = descriptions.get(cards[index]) || t("card.picture");
     caption.textContent = `${index + 1} / ${cards.length}`;
   };
