@@ -129,6 +129,7 @@ def test_a_deck_of_bare_ids_and_a_deck_of_cards() -> None:
     assert CardTexts.of(deck).ids == CardTexts.of(None).ids == CardTexts.of(list(deck.cards)).ids
     ids = [f"x{n}" for n in range(60)]
     table = Table("odyssey", 4, options=SHORT, seed=1, deck=ids, clues=None)
+    table.reset(None)
     card_texts = json.loads(table.observe(0)["cards"])
     assert card_texts == {card: {"title": card, "description": ""} for card in table.game.hand(0)}
 
@@ -144,6 +145,7 @@ def test_an_observation_read_later_says_what_the_seat_saw_when_it_was_made(
     # must give the texts of its own moment, whatever came after, and never name a card the seat
     # could not see then.
     table = Table(mode, seats, options=options, seed=3, deck=None, clues=None)
+    table.reset(None)
     game, rng = table.game, random.Random(f"later/{mode}/{seats}")
     kept: list[tuple[Any, tuple[str, str], set[str]]] = []
     while not game.is_over:
@@ -242,6 +244,7 @@ def test_copies_and_pickles_are_plain_dicts_equal_to_the_observation() -> None:
 
 def test_the_env_observation_is_in_its_space_and_the_mask_alone_writes_nothing() -> None:
     table = Table("odyssey", 4, options=SHORT, seed=1, deck=None, clues=None)
+    table.reset(None)
     observation = table.observe(table.game.awaiting[0])
     assert isinstance(observation, Observation)
     assert int(observation["action_mask"].sum()) > 0
@@ -273,6 +276,7 @@ def test_an_unread_observation_holds_no_reference_to_the_game(mode: str) -> None
     # what the texts will say is kept as values: nothing leads from an observation to the game
     # (its hands, its draw pile), read or not
     table = Table(mode, 6, options=SHORT, seed=2, deck=None, clues=None)
+    table.reset(None)
     game, rng = table.game, random.Random(mode)
     for _ in range(8):
         seat = game.awaiting[0]

@@ -9,7 +9,8 @@ from .extra import require_extra
 
 require_extra()
 
-from collections.abc import Callable, Sequence  # noqa: E402 - after the check that the extra is there
+import re  # noqa: E402 - after the check that the extra is there
+from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any, cast  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -17,9 +18,10 @@ import pytest  # noqa: E402
 from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
 from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
 from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 from fabula.research.actions import ActionNotAvailable  # noqa: E402
-from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, env, parallel_env  # noqa: E402
+from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, NotReset, env, parallel_env  # noqa: E402
 from fabula.rules import MODES, IllegalAction, Phase  # noqa: E402
 
 from .games import CLUES, SHORT, TABLES, VARIANTS  # noqa: E402
@@ -100,6 +102,60 @@ def test_a_seed_makes_the_games_reproducible_and_reset_reseeds() -> None:
     other = env("odyssey", 5, options=SHORT, seed=12)
     other.reset()
     assert other.game.to_json() != second.game.to_json() or other.game.seed != second.game.seed
+
+
+@pytest.mark.parametrize(("mode", "seats"), TABLES)
+def test_a_seed_given_when_the_env_is_made_deals_what_reset_with_that_seed_deals(mode: str, seats: int) -> None:
+    # env(seed=s).reset() and env().reset(seed=s): the same deal, the same first storyteller, and
+    # the same games after it
+    made, reseeded = env(mode, seats, options=SHORT, seed=7), env(mode, seats, options=SHORT)
+    made.reset()
+    reseeded.reset(seed=7)
+    assert made.game.storyteller == reseeded.game.storyteller
+    deal = made.game.to_json()
+    assert deal == reseeded.game.to_json()
+    assert random_episode(made, 3) == random_episode(reseeded, 3)
+    made.reset()
+    reseeded.reset()
+    assert made.game.to_json() == reseeded.game.to_json()
+    par_made, par_reseeded = parallel_env(mode, seats, options=SHORT, seed=7), parallel_env(mode, seats, options=SHORT)
+    first, again = par_made.reset()[0], par_reseeded.reset(seed=7)[0]
+    assert {agent: o["view"] for agent, o in first.items()} == {agent: o["view"] for agent, o in again.items()}
+    assert par_made.game.to_json() == par_reseeded.game.to_json() == deal  # (and the AEC env's game)
+
+
+def test_nothing_is_dealt_and_no_move_is_taken_before_reset() -> None:
+    aec = env("odyssey", 4, options=SHORT, seed=1)
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("step", lambda: aec.step(0)),
+        ("observe", lambda: aec.observe("seat_0")),
+        ("last", aec.last),
+        ("agent_iter()", aec.agent_iter),
+        ("render", aec.render),
+        ("game", lambda: aec.game),
+    ]
+    for call, make in calls:
+        # an AssertionError with PettingZoo's words, as its OrderEnforcingWrapper refuses
+        with pytest.raises(NotReset, match=rf"^reset\(\) needs to be called before {re.escape(call)}"):
+            make()
+    with pytest.raises(AssertionError, match="reset"):
+        OrderEnforcingWrapper(env("odyssey", 4, options=SHORT, seed=1)).step(0)
+    par = parallel_env("odyssey", 4, options=SHORT, seed=1)
+    par_calls: list[tuple[str, Callable[[], object]]] = [
+        ("step", lambda: par.step({"seat_0": 0})),
+        ("render", par.render),
+        ("game", lambda: par.game),
+    ]
+    for call, make in par_calls:
+        with pytest.raises(NotReset, match=rf"^reset\(\) needs to be called before {call}"):
+            make()
+    # and once reset, both play
+    aec.reset()
+    aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    observations, _ = par.reset()
+    masks = {agent: observation["action_mask"] for agent, observation in observations.items()}
+    par.step({agent: int(np.flatnonzero(mask)[0]) for agent, mask in masks.items() if mask.any()})
+    assert len(aec.game.log) == len(par.game.log) == 1
 
 
 def test_the_aec_env_asks_the_awaited_seats_round_the_table() -> None:

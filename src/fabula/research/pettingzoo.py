@@ -19,7 +19,12 @@ available (``options`` as `fabula.rules.Options` takes them).
   returns are the final scores. **Terminations** when the game is over; **truncations** never
   (every game ends: give small ``storyteller_cycles`` or ``target_score`` for short ones).
 - **Randomness.** ``seed`` seeds the env's generator, which draws each game's seed at `reset`;
-  ``reset(seed=s)`` reseeds it. The same seed gives the same games.
+  ``reset(seed=s)`` reseeds it. The same seed gives the same games: ``env(seed=s)`` then
+  ``reset()`` plays the game ``env()`` then ``reset(seed=s)`` plays (the game is dealt at
+  `reset`, never when the env is made).
+- **Order.** Nothing is dealt before the first `reset`: `step`, `observe`, `last`, `agent_iter`,
+  `render` and `game` raise `NotReset` (PettingZoo's ``OrderEnforcingWrapper``'s refusal) until
+  then — in the env itself, not only in a wrapper.
 - An action the mask does not allow raises `ActionNotAvailable` (a `ValueError`), a clue the
   engine refuses `fabula.rules.IllegalAction`, and the game is unchanged (a parallel step checks
   every move before it makes any).
@@ -57,11 +62,20 @@ from .spaces import action_space, observation_space
 
 _pending = Observation.pending  # (a module global: one attribute lookup less a move)
 
-__all__ = ["FabulaAECEnv", "FabulaParallelEnv", "Table", "env", "parallel_env"]
+__all__ = ["FabulaAECEnv", "FabulaParallelEnv", "NotReset", "Table", "env", "parallel_env"]
 
 #: A move as the envs take it: an id, or with free-text clues ``(id, clue)`` (a bare id then
 #: tells `fabula.research.actions.DEFAULT_CLUE`).
 Move = int | np.integer[Any] | tuple[Any, str] | Sequence[Any]
+
+
+class NotReset(AssertionError):
+    """A call that needs a game before `reset` dealt one (`step`, `observe`, `last`, `agent_iter`,
+    `render`, `game`). An `AssertionError` with PettingZoo's message, as its
+    ``OrderEnforcingWrapper`` raises: code that catches the wrapper's refusal catches this one."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(f"reset() needs to be called before {call}: the env deals its first game at reset().")
 
 
 class Table:
@@ -85,15 +99,28 @@ class Table:
         self.rng = np.random.default_rng(seed)
         self.agents = [f"seat_{seat}" for seat in range(players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
-        self.game = self._deal()  # refuses a deck too small now rather than at the first reset
+        # A game is dealt at `reset`, never here, so that ``seed=s`` then ``reset()`` deals the
+        # game ``reset(seed=s)`` deals; one dealt apart (its generator untouched) refuses a deck
+        # too small now rather than at the first reset.
+        Game.new(mode, players, options=self.options, seed=0, deck=self.texts.ids)
         # each seat's last observation: (moves then, the observation, its legal ids)
         self._observed: list[tuple[int, Observation, tuple[int, ...]] | None] = [None] * players
+
+    #: the game being played: there is none before the first `reset`
+    game: Game
+
+    @property
+    def dealt(self) -> bool:
+        """Whether `reset` has dealt a game."""
+        return hasattr(self, "game")
 
     def _deal(self) -> Game:
         game_seed = int(self.rng.integers(0, 2**63))
         return Game.new(self.mode, self.players, options=self.options, seed=game_seed, deck=self.texts.ids)
 
     def reset(self, seed: int | None) -> None:
+        """Deal a new game: the next of the generator's, or with ``seed`` the first of a generator
+        seeded anew."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self.game = self._deal()
@@ -205,7 +232,10 @@ class _TableEnv:
 
     @property
     def game(self) -> Game:
-        """The game being played (all of it, secrets included: for tests and analysis, not agents)."""
+        """The game being played (all of it, secrets included: for tests and analysis, not agents);
+        `NotReset` before the first `reset`."""
+        if not self.table.dealt:
+            raise NotReset("game")
         return self.table.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -215,6 +245,8 @@ class _TableEnv:
         return self.action_spaces[agent]
 
     def render(self) -> str | None:
+        if not self.table.dealt:
+            raise NotReset("render")
         return self.table.render() if self.render_mode == "ansi" else None
 
     def close(self) -> None:
@@ -248,15 +280,22 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
         self._start()
 
     def observe(self, agent: str) -> Observation:
+        if not self.table.dealt:
+            raise NotReset("observe")
         return self.table.observe(self.table.seat_of[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, dict[str, Any], Move | None]:
         """`AECEnv.agent_iter`, its iterator a generator (PettingZoo's costs twice as much a move)."""
+        if not self.table.dealt:
+            raise NotReset("agent_iter()")
         return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
         """`AECEnv.last`, with the observation asked of the table directly (one call less a move)."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # (set by the first reset: no check a move)
+            raise NotReset("last") from None
         table = self.table
         return (
             table.observe(table.seat_of[agent]) if observe else None,
@@ -267,7 +306,10 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
         )
 
     def step(self, action: Move | None) -> None:
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # (set by the first reset: no check a move)
+            raise NotReset("step") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -334,7 +376,10 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
     ]:
         """Every awaited seat's move at once (the others' are ignored: their masks are all zero).
         `ActionNotAvailable` when an awaited seat has no move in ``actions``."""
-        table, game = self.table, self.table.game
+        table = self.table
+        if not table.dealt:
+            raise NotReset("step")
+        game = table.game
         if game.phase is GAME_OVER:
             raise ActionNotAvailable("The game is over: reset the env.")
         awaiting, phase = game.awaiting, game.phase
