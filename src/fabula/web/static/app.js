@@ -27,10 +27,13 @@ export function go(path, replace = false) {
   route();
 }
 
-function header(extra) {
-  const select = h(
+// The language menu: in the header, and on the TV's board (which has no header). The choice is
+// kept in this browser, so a reload (a TV switched off and on) keeps it.
+function languageMenu(extraClass = "") {
+  return h(
     "select.language",
     {
+      class: extraClass,
       "aria-label": t("app.language"),
       onchange: async (event) => {
         await setLanguage(event.target.value, true);
@@ -42,6 +45,10 @@ function header(extra) {
     },
     LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language }, l.name)),
   );
+}
+
+function header(extra) {
+  const select = languageMenu();
   return h(
     "header.top",
     {},
@@ -80,6 +87,7 @@ function screenContext() {
     },
     go,
     link,
+    languageMenu,
     // set by a screen that can redraw itself in another language
     relabel: null,
   };

@@ -166,9 +166,11 @@ export function boardScreen(ctx, code) {
     return h(
       "div.board-centre",
       {},
-      showReveal
-        ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
-        : h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
+      topRow(
+        showReveal
+          ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
+          : h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
+      ),
       clue ? h("p.board-clue", { class: [showReveal ? "past" : "", [...clue].length > 60 ? "long" : ""].join(" ") }, t("table.quoted_clue", { clue })) : null,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : h("p.board-line", {}, line),
       showReveal ? null : awayLines(game, { bySeat, nameOf }),
@@ -243,6 +245,7 @@ export function boardScreen(ctx, code) {
     return h(
       "div.board-centre",
       {},
+      topRow(null),
       h("p.board-clue", {}, winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { name: names })),
       h(
         "ol.board-ranking",
@@ -252,13 +255,24 @@ export function boardScreen(ctx, code) {
     );
   }
 
+  // The first row of the centre: what round it is, and the TV's language menu at its end (in the
+  // centre, not over the track: it covers no space, card or rabbit).
+  function topRow(line) {
+    return h("div.board-top", {}, line ?? h("p.board-round"), ctx.languageMenu("board-language"));
+  }
+
+  // Where there is no track (the lobby, the replay, a notice): the menu in the top corner.
+  function cornerMenu() {
+    return ctx.languageMenu("board-language corner");
+  }
+
   function draw() {
     if (fatal) {
-      ctx.render(h("p.board-notice", {}, errorText(fatal)), { board: true });
+      ctx.render([h("p.board-notice", {}, errorText(fatal)), cornerMenu()], { board: true });
       return;
     }
     if (!room) {
-      ctx.render(h("p.board-notice", {}, t("app.connecting")), { board: true });
+      ctx.render([h("p.board-notice", {}, t("app.connecting")), cornerMenu()], { board: true });
       return;
     }
     if (room.status === "lobby") {
@@ -270,6 +284,7 @@ export function boardScreen(ctx, code) {
           inviteBlock(code, invite, { board: true }),
           h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 40, lit: m.connected }), memberName(m)))),
           h("p.board-status", { class: status }, t(`connection.${status}`)),
+          cornerMenu(),
         ),
         { board: true },
       );
@@ -277,7 +292,7 @@ export function boardScreen(ctx, code) {
     }
     const game = room.game;
     if (replay && game.phase === "over" && !revealing(game)) {
-      ctx.render(h("section.board-replay", {}, replay.element, h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
+      ctx.render(h("section.board-replay", {}, replay.element, h("p.board-status", { class: status }, t(`connection.${status}`)), cornerMenu()), { board: true });
       return;
     }
     ctx.render(h("section.board", {}, track(game), centre(game), h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });

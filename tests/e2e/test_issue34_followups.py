@@ -1,0 +1,98 @@
+"""What a group still missed after issue 34: the TV board had no language menu, nothing said how a
+game ends (only "Scores (to 30)", though a game may end after a number of rounds or when the cards
+run out), and a code with a symbol typed in the address bar (/join/zz9q!) showed the home page
+without a word. Each test failed on the client as it was before its fix."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, WebSocket, expect
+
+from .conftest import Players
+from .test_album import shot
+from .ui import add_bots, create_room_by_api, open_seat, start_game
+
+TV = (1920, 1080)
+
+
+# ---------------------------------------------------------------- 1. the TV's language
+
+
+def in_the_way(tv: Page) -> list[str]:
+    """What the board's language menu covers of the game: a space of the track, a card, the clue,
+    a line of the centre, a player (read in one evaluation: a state may redraw the board)."""
+    found: list[str] = tv.evaluate(
+        """() => {
+            const menu = document.querySelector("select.language").getBoundingClientRect();
+            const over = (r) =>
+                r.width > 0 && r.left < menu.right && menu.left < r.right && r.top < menu.bottom && menu.top < r.bottom;
+            // boxes, and lines of text (a heading's box is as wide as the screen; its words are not)
+            const boxes = [...document.querySelectorAll(".board-space, .board-goal, .board-cards li, .board-qr")];
+            const texts = [...document.querySelectorAll(
+                ".board-clue, .board-line, .board-players li, .board-round, .board-lobby h1, .board-url"
+            )];
+            const words = (element) => {
+                const range = document.createRange();
+                range.selectNodeContents(element);
+                return range.getBoundingClientRect();
+            };
+            return [
+                ...boxes.filter((part) => over(part.getBoundingClientRect())),
+                ...texts.filter((part) => over(words(part))),
+            ].map((part) => part.className || part.tagName);
+        }"""
+    )
+    return found
+
+
+def test_the_tv_board_has_a_language_menu_that_stays_after_a_reload(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    code = seat["code"]
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    expect(tv.locator(".board-lobby h1")).to_have_text(f"Join room {code}")
+    menu = tv.locator("select.language")
+    expect(menu).to_be_visible()
+    expect(menu).to_have_accessible_name("Language")
+    menu.select_option(label="繁體中文")
+    expect(tv.locator(".board-lobby h1")).to_have_text(f"加入房間 {code}")
+    expect(tv.locator("html")).to_have_attribute("lang", "zh-Hant")
+    assert in_the_way(tv) == []
+
+    tv.reload()  # the TV keeps its language
+    expect(tv.locator(".board-lobby h1")).to_have_text(f"加入房間 {code}")
+    expect(tv.locator("select.language")).to_have_value("zh-Hant")
+
+    host = players.open()
+    open_seat(host, players.base, code, seat)
+    add_bots(host, 2)
+    start_game(host)
+    expect(tv.locator(".board-space")).to_have_count(31)
+    expect(tv.locator(".board-line")).to_contain_text("Mara")
+    expect(tv.locator(".board-round")).to_contain_text("第 1 輪")
+    menu = tv.locator("select.language")
+    expect(menu).to_be_visible()
+    # legible from the sofa (nothing on the board under 24 px), and in the way of nothing
+    size = tv.evaluate("() => parseFloat(getComputedStyle(document.querySelector('select.language')).fontSize)")
+    assert size >= 24, size
+    box = menu.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["y"] >= 0
+    assert box["x"] + box["width"] <= TV[0]
+    assert box["y"] + box["height"] <= TV[1]
+    assert in_the_way(tv) == []
+    shot(tv, "tv-board-zh-Hant")
+
+    # during the game, back to English: the board redraws in place (no second connection)
+    sockets: list[WebSocket] = []
+
+    def opened(socket: WebSocket) -> None:
+        sockets.append(socket)
+
+    tv.on("websocket", opened)
+    menu.select_option(label="English")
+    expect(tv.locator(".board-round")).to_contain_text("Round 1")
+    expect(tv.locator(".board-line")).to_contain_text("Mara is choosing a card and a clue")
+    assert sockets == []
+    tv.reload()
+    expect(tv.locator(".board-round")).to_contain_text("Round 1")
