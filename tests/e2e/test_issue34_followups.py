@@ -5,6 +5,10 @@ without a word. Each test failed on the client as it was before its fix."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+import pytest
 from playwright.sync_api import Page, WebSocket, expect
 
 from .conftest import Players
@@ -12,6 +16,7 @@ from .test_album import shot
 from .ui import add_bots, create_room_by_api, open_seat, start_game
 
 TV = (1920, 1080)
+PHONE_360 = (360, 800)
 
 
 # ---------------------------------------------------------------- 1. the TV's language
@@ -96,3 +101,68 @@ def test_the_tv_board_has_a_language_menu_that_stays_after_a_reload(players: Pla
     assert sockets == []
     tv.reload()
     expect(tv.locator(".board-round")).to_contain_text("Round 1")
+
+
+# ---------------------------------------------------------------- 2. how the game ends
+
+
+def head_line(page: Page) -> str:
+    text: str = page.locator(".table-head .round-line").inner_text()
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("settings", "english", "chinese"),
+    [
+        ({}, "Round 1 · ends when someone reaches 30 points", "第 1 輪 · 有人達到 30 分即結束"),
+        ({"options": {"storyteller_cycles": 2, "target_score": None}}, "Round 1 of 6", "第 1 輪 · 共 6 輪"),
+        (
+            {"options": {"storyteller_cycles": 1}},
+            "Round 1 of 3 · sooner if someone reaches 30 points",
+            "第 1 輪 · 共 3 輪，有人達到 30 分即提前結束",
+        ),
+        (
+            # three players: 84 cards, three hands of 7 dealt
+            {"mode": "classic"},
+            "Round 1 · ends at 30 points or when the cards run out (63 left)",
+            "第 1 輪 · 有人達到 30 分或抽牌堆用完即結束（還剩 63 張）",
+        ),
+    ],
+    ids=["to-30", "rounds", "rounds-or-30", "classic-deck"],
+)
+def test_the_phone_and_the_tv_say_how_the_game_ends(
+    players: Players, settings: dict[str, Any], english: str, chinese: str
+) -> None:
+    settings = dict(settings)  # (the parameter's own dict is not changed)
+    options = {"first_storyteller": 0, **settings.pop("options", {})}
+    seat = create_room_by_api(players.base, "Mara", options=options, **settings)
+    code = seat["code"]
+    phone = players.open(*PHONE_360, mobile=True)
+    open_seat(phone, players.base, code, seat)
+    add_bots(phone, 2)
+    tv = players.open(*TV)
+    tv.goto(f"/room/{code}/board")
+    start_game(phone)
+    expect(phone.locator(".table-head .round")).to_have_text("Round 1")  # (what other tests read)
+    expect(phone.locator(".table-head .round-line")).to_have_text(
+        re.compile(r"\s*".join(map(re.escape, english.split())))
+    )
+    assert head_line(phone) == english
+    tv_round = tv.locator(".board-round .round-line")
+    expect(tv_round).to_have_text(re.compile(r"\s*".join(map(re.escape, english.split()))))
+    assert " ".join(tv_round.inner_text().split()) == english
+    # the head stays inside a 360-px phone
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
+
+    phone.locator("select.language").select_option(label="繁體中文")
+    expect(phone.locator(".table-head .round")).to_have_text("第 1 輪")
+    expect(phone.locator(".table-head .round-line")).to_contain_text(chinese.split(" · ", 1)[1])
+    assert head_line(phone) == chinese
+    if not settings and "storyteller_cycles" not in options:  # (the default game)
+        shot(phone, "phone-head-zh-Hant")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE_360[0]
+    phone.locator("select.language").select_option(label="简体中文")
+    expect(phone.locator(".table-head .round")).to_have_text("第 1 轮")
+    expect(phone.locator(".table-head .game-end")).to_have_text(re.compile("[轮结达]"))
+    phone.locator("select.language").select_option(label="English")
+    shot(phone, f"phone-head-{'-'.join(sorted(options)) or 'default'}-{settings.get('mode', 'odyssey')}")

@@ -14,6 +14,7 @@ import {
   markRabbits,
   memberName,
   revealHeadline,
+  roundLine,
   sideName,
   sideRabbit,
   sides,
@@ -169,7 +170,7 @@ export function boardScreen(ctx, code) {
       topRow(
         showReveal
           ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
-          : h("p.board-round", {}, t("table.round", { round: game.round }), " · ", t("table.storyteller", { name: teller })),
+          : h("p.board-round", {}, roundLine(game), " · ", t("table.storyteller", { name: teller })),
       ),
       clue ? h("p.board-clue", { class: [showReveal ? "past" : "", [...clue].length > 60 ? "long" : ""].join(" ") }, t("table.quoted_clue", { clue })) : null,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : h("p.board-line", {}, line),

@@ -97,6 +97,37 @@ export function awayLines(game, { bySeat, nameOf, mine = null }) {
   return lines;
 }
 
+// ---------------------------------------------------------------- how the game ends
+
+// How this game ends, as the engine decides it (`Ruleset.game_ends`): after seats × cycles rounds
+// when the storytellers go round a set number of times, at the target score, when the draw pile
+// runs out — any of them that is on. "of 6" reads after "Round 1"; "" when nothing more is to say.
+export function gameEnd(game) {
+  const options = game.options || {};
+  const target = options.target_score ?? null;
+  const cycles = options.storyteller_cycles ?? null;
+  const deck = Boolean(options.end_on_empty_deck);
+  const left = game.draw_pile;
+  if (cycles !== null) {
+    const rounds = game.seats * cycles;
+    if (target !== null && deck) return t("table.end_of_both", { rounds, target, left });
+    if (target !== null) return t("table.end_of_points", { rounds, target });
+    if (deck) return t("table.end_of_deck", { rounds, left });
+    return t("table.end_of", { rounds });
+  }
+  if (target !== null && deck) return t("table.end_both", { target, left });
+  if (target !== null) return t("table.end_points", { target });
+  if (deck) return t("table.end_deck", { left });
+  return "";
+}
+
+// "Round 2 of 6", "Round 2 · ends when someone reaches 30 points": the round (`.round`, as it
+// always was) and how the game ends (`.game-end`).
+export function roundLine(game) {
+  const end = gameEnd(game);
+  return h("span.round-line", {}, h("span.round", {}, t("table.round", { round: game.round })), end ? [" ", h("span.game-end", {}, end)] : null);
+}
+
 // ---------------------------------------------------------------- who plays: seats, or teams
 
 // The rows of a ranking, a track or a reveal: one per seat, or — in teams — one per team, with

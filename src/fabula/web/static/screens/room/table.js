@@ -1,7 +1,7 @@
 import { h } from "../../dom.js";
 import { listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
-import { cardImage, cardViewer, awayLines, countdown, memberName, scoreTrack, timeLeft } from "../parts.js";
+import { cardImage, cardViewer, awayLines, countdown, memberName, roundLine, scoreTrack, timeLeft } from "../parts.js";
 import { missedRounds } from "../album.js";
 
 function shortClue(clue) {
@@ -128,7 +128,7 @@ export function tablePart(v) {
     const top = h(
       "div.table-head",
       {},
-      h("span.round", {}, t("table.round", { round: game.round })),
+      roundLine(game),
       h("span.teller", {}, rabbit(bySeat(game.storyteller)?.colour, nameOf(game.storyteller), { size: 22 }), h("span.head-name", {}, t("table.storyteller", { name: nameOf(game.storyteller) }))),
       partner !== null && partner !== undefined
         ? h("span.partner", {}, rabbit(bySeat(partner)?.colour, nameOf(partner), { size: 22 }), h("span.head-name", {}, t("table.partner", { name: nameOf(partner) })))
