@@ -63,7 +63,7 @@ def test_party_blind_clues_in_the_parallel_env_both_ways() -> None:
 
 
 def test_a_bare_id_tells_the_default_clue_and_a_bad_clue_is_refused() -> None:
-    aec = env("odyssey", 4, options=SHORT, seed=1)
+    aec = env("odyssey", 4, options=SHORT, seed=1, illegal="raise")
     aec.reset()
     before = aec.game.to_json()
     with pytest.raises(IllegalAction, match="empty"):

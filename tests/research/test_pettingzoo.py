@@ -17,8 +17,9 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
 from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
+from pettingzoo.test.seed_test import parallel_seed_test as untyped_parallel_seed_test  # noqa: E402
 from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper  # noqa: E402
 
 from fabula.research.actions import ActionNotAvailable  # noqa: E402
 from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, NotReset, env, parallel_env  # noqa: E402
@@ -39,6 +40,7 @@ pytestmark = [
 # (PettingZoo's test functions have no annotations)
 api_test = cast("Callable[..., None]", untyped_api_test)
 seed_test = cast("Callable[..., None]", untyped_seed_test)
+parallel_seed_test = cast("Callable[..., None]", untyped_parallel_seed_test)
 
 CLUE_CHOICES = [pytest.param(CLUES, id="vocabulary"), pytest.param(None, id="free-text")]
 
@@ -49,12 +51,16 @@ def test_pettingzoo_api_tests(mode: str, seats: int, clues: Sequence[str] | None
     api_test(env(mode, seats, options=SHORT, seed=1, clues=clues), num_cycles=1000)
     parallel_api_test(parallel_env(mode, seats, options=SHORT, seed=2, clues=clues), num_cycles=1000)
     seed_test(lambda: env(mode, seats, options=SHORT, seed=3, clues=clues), num_cycles=1000)
+    # (it steps actions sampled without the mask: illegal ones end the episode, as in its classic games)
+    parallel_seed_test(lambda: parallel_env(mode, seats, options=SHORT, seed=3, clues=clues), num_cycles=1000)
 
 
 @pytest.mark.parametrize(("mode", "seats", "options"), VARIANTS)
 def test_the_api_test_with_the_options_that_change_moves(mode: str, seats: int, options: dict[str, Any]) -> None:
     api_test(env(mode, seats, options=options, seed=4), num_cycles=1000)
     parallel_api_test(parallel_env(mode, seats, options=options, seed=4), num_cycles=1000)
+    for clues in (CLUES, None):
+        parallel_seed_test(lambda: parallel_env(mode, seats, options=options, seed=4, clues=clues), num_cycles=1000)  # noqa: B023 - called at once
 
 
 def random_episode(aec: FabulaAECEnv, seed: int) -> tuple[dict[str, float], list[int]]:
@@ -177,8 +183,8 @@ def test_the_aec_env_asks_the_awaited_seats_round_the_table() -> None:
     assert asked == [2, 3, 4, 0, 1, 3, 4, 0, 1]
 
 
-def test_an_unavailable_move_is_refused_and_changes_nothing() -> None:
-    aec = env("odyssey", 4, options=SHORT, seed=1, clues=CLUES)
+def test_with_illegal_raise_an_unavailable_move_is_refused_and_changes_nothing() -> None:
+    aec = env("odyssey", 4, options=SHORT, seed=1, clues=CLUES, illegal="raise")
     aec.reset()
     before = aec.game.to_json()
     mask = aec.observe(aec.agent_selection)["action_mask"]
@@ -188,7 +194,7 @@ def test_an_unavailable_move_is_refused_and_changes_nothing() -> None:
         aec.step(len(mask))
     with pytest.raises(ActionNotAvailable, match="A move is an id"):
         aec.step((0, "a clue beside an id that holds one"))
-    free = env("odyssey", 4, options=SHORT, seed=1)
+    free = env("odyssey", 4, options=SHORT, seed=1, illegal="raise")
     free.reset()
     with pytest.raises(ActionNotAvailable, match="A clue is text"):
         free.step((0, 5))
@@ -245,8 +251,8 @@ def test_the_parallel_env_wants_every_awaited_seat_and_drops_a_moot_move() -> No
     assert par.game.played(4) is None
 
 
-def test_a_parallel_step_with_one_refused_move_makes_none() -> None:
-    par = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+def test_with_illegal_raise_a_parallel_step_with_one_refused_move_makes_none() -> None:
+    par = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1, illegal="raise")
     par.reset()
     observations, *_ = par.step({"seat_0": (0, "Dawn")})
     before = par.game.to_json()
@@ -257,11 +263,107 @@ def test_a_parallel_step_with_one_refused_move_makes_none() -> None:
     with pytest.raises(ActionNotAvailable):
         par.step(moves)
     assert par.game.to_json() == before
-    teller = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    teller = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1, illegal="raise")
     teller.reset()
     with pytest.raises(IllegalAction, match="empty"):
         teller.step({"seat_0": (0, "  ")})
     assert teller.game.clue is None
+
+
+def illegal_id(observation: dict[str, Any]) -> int:
+    return int(np.flatnonzero(observation["action_mask"] == 0)[0])
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        pytest.param("masked", id="an-id-the-mask-refuses"),
+        pytest.param(10_000, id="no-such-id"),
+        pytest.param((0, "a clue beside an id that holds one"), id="not-a-move"),
+    ],
+)
+def test_an_illegal_move_ends_the_episode_as_pettingzoos_terminate_illegal_wrapper_does(move: Any) -> None:
+    # the oracle: PettingZoo's own wrapper round the env that raises
+    ours = env("odyssey", 4, options=SHORT, seed=1, clues=CLUES)
+    theirs = TerminateIllegalWrapper(env("odyssey", 4, options=SHORT, seed=1, clues=CLUES, illegal="raise"), -1)
+    ours.reset()
+    theirs.reset()
+    for _ in range(2):  # (the clue, then a first play: ours moves on, then a seat moves illegally)
+        observation, *_ = ours.last()
+        assert observation is not None
+        ours.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        shown = theirs.observe(theirs.agent_selection)
+        assert shown is not None
+        theirs.step(int(np.flatnonzero(shown["action_mask"])[0]))
+    mover = ours.agent_selection
+    before = ours.game.to_json()
+    observation, *_ = ours.last()
+    assert observation is not None
+    made = illegal_id(observation) if move == "masked" else move
+    # (the wrapper reads its mask at the move: give it an id the mask refuses)
+    theirs.observe(theirs.agent_selection)
+    theirs.step(illegal_id(observation))
+    ours.step(made)
+    assert ours.game.to_json() == before  # the move is not made
+    seen: dict[str, tuple[float, bool]] = {}
+    for agent in ours.agent_iter():
+        last, reward, termination, truncation, info = ours.last()
+        assert last is not None
+        assert not last["action_mask"].any()  # nobody may move now
+        seen[agent] = (reward, termination)
+        assert ("illegal" in info) == (agent == mover)
+        if agent == mover:
+            assert re.search("not available|A move is an id", info["illegal"])
+        assert not truncation
+        ours.step(None)
+    expected = {}
+    for agent in theirs.agent_iter():
+        _, reward, termination, _truncation, _ = theirs.last()
+        expected[agent] = (reward, termination)
+        theirs.step(None)
+    assert seen == expected
+    assert seen[mover] == (-1, True)
+    assert next(iter(seen)) == mover  # the mover is told first
+    assert ours.agents == []
+
+
+def test_an_illegal_move_in_the_aec_env_says_why_and_the_penalty_is_set_by_illegal_reward() -> None:
+    aec = env("odyssey", 4, options=SHORT, seed=1, illegal_reward=-10)
+    aec.reset()
+    teller = aec.agent_selection
+    aec.step((0, "   "))  # a blank clue: the engine refuses it
+    _, reward, termination, _, info = aec.last()
+    assert (reward, termination) == (-10, True)
+    assert "empty" in info["illegal"]
+    assert aec.agent_selection == teller
+    with pytest.raises(ValueError, match="illegal is one of 'terminate', 'raise'"):
+        env("odyssey", 4, illegal="ignore")  # type: ignore[arg-type]
+
+
+def test_an_illegal_move_in_a_parallel_step_ends_the_episode_and_makes_no_move() -> None:
+    par = parallel_env("odyssey", 5, options={**SHORT, "first_storyteller": 0}, seed=1)
+    par.reset()
+    observations, *_ = par.step({"seat_0": (0, "Dawn")})
+    before = par.game.to_json()
+    moves: dict[str, Any] = {
+        agent: int(np.flatnonzero(observations[agent]["action_mask"])[0]) for agent in ("seat_1", "seat_2")
+    }
+    moves["seat_3"] = illegal_id(observations["seat_3"])
+    moves["seat_4"] = 10_000
+    observations, rewards, terminations, truncations, infos = par.step(moves)
+    assert par.game.to_json() == before  # none of the four is made
+    assert rewards == {"seat_0": 0, "seat_1": 0, "seat_2": 0, "seat_3": -1, "seat_4": -1}
+    assert all(terminations.values())
+    assert not any(truncations.values())
+    assert sorted(agent for agent, info in infos.items() if "illegal" in info) == ["seat_3", "seat_4"]
+    assert "not available" in infos["seat_4"]["illegal"]
+    assert not any(observation["action_mask"].any() for observation in observations.values())
+    assert par.agents == []
+    with pytest.raises(ActionNotAvailable, match="episode is over"):
+        par.step(moves)
+    par.reset()  # and a new episode plays
+    assert par.agents == par.possible_agents
+    assert par.step({"seat_0": (0, "  ")})[1]["seat_0"] == -1  # a blank clue: refused by the engine
 
 
 def test_agent_iter_stops_after_max_iter_and_when_every_agent_has_left() -> None:

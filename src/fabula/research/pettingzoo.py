@@ -25,9 +25,14 @@ available (``options`` as `fabula.rules.Options` takes them).
 - **Order.** Nothing is dealt before the first `reset`: `step`, `observe`, `last`, `agent_iter`,
   `render` and `game` raise `NotReset` (PettingZoo's ``OrderEnforcingWrapper``'s refusal) until
   then — in the env itself, not only in a wrapper.
-- An action the mask does not allow raises `ActionNotAvailable` (a `ValueError`), a clue the
-  engine refuses `fabula.rules.IllegalAction`, and the game is unchanged (a parallel step checks
-  every move before it makes any).
+- **Illegal moves** follow PettingZoo's classic games (its ``TerminateIllegalWrapper``): a move
+  the mask does not allow, one that is no move at all, or a clue the engine refuses ends the
+  episode — every agent terminates, the mover's reward is ``illegal_reward`` (-1), the others'
+  0, the mover's info says why (``info["illegal"]``), every mask is then all zero, and the game is
+  left as it was before the move. A parallel step checks every move before it makes any: with one
+  illegal move it makes none (each illegal mover gets the penalty). ``illegal="raise"`` raises
+  instead — `ActionNotAvailable` (a `ValueError`) or `fabula.rules.IllegalAction` — and the game
+  is unchanged, the episode goes on.
 
 >>> import numpy as np
 >>> aec = env(mode="odyssey", players=4, options={"storyteller_cycles": 1}, seed=1, clues=["Freedom"])
@@ -45,14 +50,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.env import AECIterable
 
-from fabula.rules import Action, BlindClue, Game, Tell, clean_clue
+from fabula.rules import Action, BlindClue, Game, IllegalAction, Tell, clean_clue
 from fabula.rules.events import Event, RoundScored
 from fabula.rules.state import GAME_OVER
 
@@ -62,11 +67,27 @@ from .spaces import action_space, observation_space
 
 _pending = Observation.pending  # (a module global: one attribute lookup less a move)
 
-__all__ = ["FabulaAECEnv", "FabulaParallelEnv", "NotReset", "Table", "env", "parallel_env"]
+__all__ = [
+    "ILLEGAL_CHOICES",
+    "FabulaAECEnv",
+    "FabulaParallelEnv",
+    "Illegal",
+    "NotReset",
+    "Table",
+    "env",
+    "parallel_env",
+]
 
 #: A move as the envs take it: an id, or with free-text clues ``(id, clue)`` (a bare id then
 #: tells `fabula.research.actions.DEFAULT_CLUE`).
 Move = int | np.integer[Any] | tuple[Any, str] | Sequence[Any]
+
+#: What an illegal move does (module docstring): end the episode with a penalty, or raise.
+Illegal = Literal["terminate", "raise"]
+ILLEGAL_CHOICES: tuple[Illegal, ...] = ("terminate", "raise")
+
+#: A move the env refuses: one the mask does not allow (or no move at all), a clue the engine refuses.
+_REFUSALS = (ActionNotAvailable, IllegalAction)
 
 
 class NotReset(AssertionError):
@@ -105,6 +126,8 @@ class Table:
         Game.new(mode, players, options=self.options, seed=0, deck=self.texts.ids)
         # each seat's last observation: (moves then, the observation, its legal ids)
         self._observed: list[tuple[int, Observation, tuple[int, ...]] | None] = [None] * players
+        #: whether an illegal move ended the episode (the game then stays as it was: no seat may move)
+        self.ended = False
 
     #: the game being played: there is none before the first `reset`
     game: Game
@@ -125,6 +148,12 @@ class Table:
             self.rng = np.random.default_rng(seed)
         self.game = self._deal()
         self._observed = [None] * self.players
+        self.ended = False
+
+    def end(self) -> None:
+        """End the episode where the game stands (an illegal move): every mask is all zero from now."""
+        self.ended = True
+        self._observed = [None] * self.players
 
     def observe(self, seat: int) -> Observation:
         """The seat's observation of the game as it is, made once per state (`last`, then
@@ -136,7 +165,7 @@ class Table:
         if found is not None and found[0] == moves:
             return found[1]
         awaiting = game.awaiting  # (read once for both)
-        ids, mask = self.space.legal_with_mask(game, seat, awaiting)
+        ids, mask = self.space.legal_with_mask(game, seat, () if self.ended else awaiting)
         texts = self._texts
         observation = _pending(texts.texts_of, texts.capture(game, seat, awaiting), mask)
         self._observed[seat] = (moves, observation, ids)
@@ -218,9 +247,16 @@ class _TableEnv:
         deck: DeckLike = None,
         clues: Sequence[str] | None = None,
         render_mode: str | None = None,
+        illegal: Illegal = "terminate",
+        illegal_reward: float = -1.0,
     ) -> None:
+        if illegal not in ILLEGAL_CHOICES:
+            raise ValueError(f"illegal is one of {', '.join(map(repr, ILLEGAL_CHOICES))}; got {illegal!r}.")
         self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
         self.render_mode = render_mode
+        #: whether an illegal move raises (``illegal="raise"``) rather than ends the episode
+        self.raises = illegal == "raise"
+        self.illegal_reward = float(illegal_reward)
         self.possible_agents = list(self.table.agents)
         self.agents = list(self.possible_agents)
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
@@ -315,7 +351,13 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
             return
         table = self.table
         seat = table.seat_of[agent]
-        events = table.game.apply(table._action(seat, action))  # (`Table.apply`, one call less)
+        try:
+            events = table.game.apply(table._action(seat, action))  # (`Table.apply`, one call less)
+        except _REFUSALS as refusal:
+            if self.raises:
+                raise
+            self._end_illegally(agent, refusal)
+            return
         self._cumulative_rewards[agent] = 0
         points = None if len(events) == 1 else table.points(events)  # (one event: nothing scored)
         rewards = self.rewards
@@ -334,6 +376,20 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
             self.agent_selection = table.agents[next_seat(game, seat)]
         if points is not None:  # (otherwise every reward is 0: nothing to add)
             self._accumulate_rewards()
+
+    def _end_illegally(self, agent: str, refusal: Exception) -> None:
+        """End the episode on ``agent``'s illegal move, as PettingZoo's ``TerminateIllegalWrapper``
+        does: the mover's reward `illegal_reward`, the others' 0, every agent terminated; the mover
+        is asked first (its penalty and ``info["illegal"]``), then round the table."""
+        self.table.end()
+        self._cumulative_rewards[agent] = 0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._rewarded = True
+        self._accumulate_rewards()
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {**self.infos[agent], "illegal": str(refusal)}
+        self.agent_selection = agent
 
 
 class _AgentIterable(AECIterable[str, dict[str, Any], Move | None]):
@@ -380,8 +436,8 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
         if not table.dealt:
             raise NotReset("step")
         game = table.game
-        if game.phase is GAME_OVER:
-            raise ActionNotAvailable("The game is over: reset the env.")
+        if game.phase is GAME_OVER or table.ended:
+            raise ActionNotAvailable("The episode is over: reset the env.")
         awaiting, phase = game.awaiting, game.phase
         missing = [table.agents[seat] for seat in awaiting if table.agents[seat] not in actions]
         if missing:
@@ -389,9 +445,20 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
         # Every move is checked before any is made, so that a refusal changes nothing. (The masks
         # stay those of the step's start while its moves are made: a move in a simultaneous
         # phase changes no other seat's choices, only, in teams, whether its partner still plays.)
-        checked = {seat: table.check(seat, actions[table.agents[seat]]) for seat in awaiting}
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        checked: dict[int, Action] = {}
+        for seat in awaiting:
+            try:
+                checked[seat] = table.check(seat, actions[table.agents[seat]])
+            except _REFUSALS as refusal:
+                if self.raises:
+                    raise
+                rewards[table.agents[seat]] = self.illegal_reward
+                infos[table.agents[seat]]["illegal"] = str(refusal)
+        if len(checked) < len(awaiting):  # an illegal move: the episode ends, no move is made
+            table.end()
+            return self._end(rewards, infos)
         for seat in awaiting:
             agent = table.agents[seat]
             if game.phase is not phase or seat not in game.awaiting:
@@ -401,12 +468,30 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
             points = table.points(game.apply(checked[seat]))
             for other, seat_points in zip(table.agents, points or [0] * table.players, strict=True):
                 rewards[other] += seat_points
-        over = table.game.is_over
-        terminations = dict.fromkeys(self.agents, over)
+        if table.game.is_over:
+            return self._end(rewards, infos)
+        return (
+            self._observations(),
+            rewards,
+            dict.fromkeys(self.agents, False),
+            dict.fromkeys(self.agents, False),
+            infos,
+        )
+
+    def _end(
+        self, rewards: dict[str, float], infos: dict[str, dict[str, Any]]
+    ) -> tuple[
+        dict[str, dict[str, Any]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """The last step's answer: every agent terminated, and gone."""
+        terminations = dict.fromkeys(self.agents, True)
         truncations = dict.fromkeys(self.agents, False)
         observations = self._observations()
-        if over:
-            self.agents = []
+        self.agents = []
         return observations, rewards, terminations, truncations, infos
 
 
@@ -419,11 +504,24 @@ def env(
     deck: DeckLike = None,
     clues: Sequence[str] | None = None,
     render_mode: str | None = None,
+    illegal: Illegal = "terminate",
+    illegal_reward: float = -1.0,
 ) -> FabulaAECEnv:
     """The AEC environment of one table (module docstring). ``deck``: the original deck if
     ``None`` (`fabula.research.observations.DeckLike`); ``clues``: a clue vocabulary, or ``None``
-    for free-text clues."""
-    return FabulaAECEnv(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)
+    for free-text clues; ``illegal``: ``"terminate"`` (an illegal move ends the episode, the mover
+    rewarded ``illegal_reward``) or ``"raise"``."""
+    return FabulaAECEnv(
+        mode,
+        players,
+        options=options,
+        seed=seed,
+        deck=deck,
+        clues=clues,
+        render_mode=render_mode,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+    )
 
 
 def parallel_env(
@@ -435,6 +533,18 @@ def parallel_env(
     deck: DeckLike = None,
     clues: Sequence[str] | None = None,
     render_mode: str | None = None,
+    illegal: Illegal = "terminate",
+    illegal_reward: float = -1.0,
 ) -> FabulaParallelEnv:
     """The parallel environment of one table (arguments as `env`)."""
-    return FabulaParallelEnv(mode, players, options=options, seed=seed, deck=deck, clues=clues, render_mode=render_mode)
+    return FabulaParallelEnv(
+        mode,
+        players,
+        options=options,
+        seed=seed,
+        deck=deck,
+        clues=clues,
+        render_mode=render_mode,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+    )
