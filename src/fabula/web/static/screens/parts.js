@@ -198,7 +198,12 @@ export function revealHeadline(last, game, nameOf) {
   const finders = last.finders.map((seat) => (game.teams ? sideName(sideOf(game, seat), nameOf) : nameOf(seat)));
   const teams = Boolean(game.teams);
   let sentence;
-  if (!last.finders.length) {
+  // (teams: the storyteller's teammate laid a card too, and the votes on it count for the team)
+  const votesOnTeammate = teams ? last.points[last.storyteller] : 0;
+  if (!last.finders.length && votesOnTeammate > 0) {
+    const partner = sideOf(game, last.storyteller).seats.find((seat) => seat !== last.storyteller);
+    sentence = t("reveal.none_found_teams_votes", { name: teller, partner: nameOf(partner), points: votesOnTeammate });
+  } else if (!last.finders.length) {
     sentence = teams ? t("reveal.none_found_teams", { name: teller }) : t("reveal.none_found", { name: teller });
   } else if (last.finders.length === last.voters.length) {
     sentence = teams ? t("reveal.all_found_teams", { name: teller }) : t("reveal.all_found", { name: teller });
@@ -207,10 +212,18 @@ export function revealHeadline(last, game, nameOf) {
   } else {
     sentence = t("reveal.some_found", { name: teller, finders: listText(finders) });
   }
-  if (game.tokens === 2 && options.single_token_bonus) {
+  // said only in a round where someone earned it (it was said whenever the option was on)
+  if (singleTokenFound(last, game)) {
     sentence = t("reveal.with_bonus", { sentence, bonus: t("reveal.single_token") });
   }
   return sentence;
+}
+
+// Whether someone got the one-token bonus this round: as the round's reasons say (a record kept
+// before reasons existed: a finder whose only token was on the card, with the option on).
+function singleTokenFound(last, game) {
+  if (last.reasons?.length) return last.reasons.some((parts) => parts.some((part) => part.reason === "single_token"));
+  return game.tokens === 2 && Boolean(game.options?.single_token_bonus) && last.finders.some((seat) => last.votes[seat]?.length === 1);
 }
 
 // A server error code in the player's language; the server's own (English) message, or a
