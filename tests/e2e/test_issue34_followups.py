@@ -166,3 +166,36 @@ def test_the_phone_and_the_tv_say_how_the_game_ends(
     expect(phone.locator(".table-head .game-end")).to_have_text(re.compile("[轮结达]"))
     phone.locator("select.language").select_option(label="English")
     shot(phone, f"phone-head-{'-'.join(sorted(options)) or 'default'}-{settings.get('mode', 'odyssey')}")
+
+
+# ---------------------------------------------------------------- 3. a bad code in the address bar
+
+SYMBOL = "A room code has only letters and digits, like KX7PQ: ! is not one of them."
+
+
+@pytest.mark.parametrize("path", ["/join/zz9q!", "/room/zz9q!", "/room/zz9q!/board", "/join/zz9q!/"])
+def test_a_code_with_a_symbol_in_the_address_bar_is_said_to_be_wrong(players: Players, path: str) -> None:
+    page = players.phone()
+    response = page.goto(path)
+    assert response is not None
+    assert response.status == 200  # the server serves the page: the client says what is wrong
+    expect(page.locator(".join-panel p.error")).to_have_text(SYMBOL)
+    expect(page.locator("input.code-input")).to_have_value("zz9q!")
+    # mended in the field, the code goes where it was meant to
+    page.locator("input.code-input").fill("zz9q")
+    expect(page.locator(".join-panel p.error")).to_have_count(0)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page).to_have_url(re.compile("/join/ZZ9Q$"))
+    expect(page.locator("p.error")).to_have_text("There is no such room. Check the code.")
+
+
+def test_an_escaped_symbol_and_two_symbols_are_named_and_an_unknown_code_says_no_such_room(players: Players) -> None:
+    page = players.phone()
+    page.goto("/join/ab%20c$d")
+    expect(page.locator(".join-panel p.error")).to_contain_text("is not one of them")
+    expect(page.locator(".join-panel p.error")).to_contain_text("$")
+    expect(page.locator("input.code-input")).to_have_value("ab c$d")
+    page.goto("/join/ZZ9Q")  # letters and digits: the room is asked for, as before
+    expect(page.locator("p.error")).to_have_text("There is no such room. Check the code.")
+    page.goto("/room/zz9q")
+    expect(page.get_by_role("alert")).to_have_text("There is no such room. Check the code.")

@@ -94,6 +94,15 @@ function screenContext() {
   return context;
 }
 
+// A part of the path as it was typed ("%20" is a space); a broken escape as it stands.
+function fromPath(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function route() {
   leave?.();
   leave = null;
@@ -111,6 +120,9 @@ function route() {
     leave = joinScreen(context, match[1].toUpperCase());
   } else if ((match = path.match(/^\/album\/([A-Za-z0-9]+)\/([A-Za-z0-9_-]+)\/?$/))) {
     leave = sharedAlbumScreen(context, match[1].toUpperCase(), match[2]);
+  } else if ((match = path.match(/^\/(?:join|room)\/([^/]+)(?:\/board)?\/?$/))) {
+    // a code that is not one (/join/zz9q!): the home page, the code in its field, saying why
+    homeScreen(context, { code: fromPath(match[1]) });
   } else if (path.startsWith("/rules")) {
     rulesScreen(context);
   } else {

@@ -20,6 +20,14 @@ const seatsOf = (mode) => {
   return counts.length === high - low + 1 ? `${low}–${high}` : counts.join(t("app.list_separator"));
 };
 
+// What is wrong with a room code (typed in the field, or in the address bar: /join/zz9q!), or "".
+function codeProblem(code) {
+  const typed = code.trim().toUpperCase();
+  const wrong = [...new Set(typed.replace(/[A-Z0-9]/g, ""))].join(" ");
+  if (wrong) return t("home.code_letters", { chars: wrong });
+  return typed ? "" : t("home.code_first");
+}
+
 function errorText(error) {
   if (error.code === "too_many_rooms" && error.details?.retry_after) {
     return t("error.too_many_rooms_wait", { minutes: Math.max(1, Math.round(error.details.retry_after / 60)) });
@@ -112,11 +120,15 @@ function numberInput(key, value, min, max, placeholder) {
   return h("input", { type: "number", min, max, value: value ?? "", placeholder: placeholder ?? "", "data-keep": key, name: key });
 }
 
-export function homeScreen(ctx) {
+// ``code``: a room code from the address bar that is not one (/join/zz9q!): it is in the field,
+// and what is wrong with it is said.
+export function homeScreen(ctx, { code: given = null } = {}) {
   const form = { name: localStorage.getItem("fabula.name") || "", colour: "blue", mode: "odyssey", decks: ["fabula"] };
+  if (given !== null) form.code = given;
   let decks = [{ name: "fabula", title: "Fabula", cards: 84, described: true }];
   let message = "";
-  let joinMessage = "";
+  // the code whose problem is said under the field (said in the page's language at each draw)
+  let wrongCode = given;
   let mine = []; // the rooms whose seat this browser holds, as the server describes them
   const creating = oneTap();
 
@@ -133,8 +145,8 @@ export function homeScreen(ctx) {
       value: form.code ?? "",
       oninput: (event) => {
         form.code = event.target.value;
-        if (joinMessage) {
-          joinMessage = "";
+        if (wrongCode !== null) {
+          wrongCode = null;
           draw();
         }
       },
@@ -142,14 +154,14 @@ export function homeScreen(ctx) {
     const typed = () => (form.code ?? "").trim().toUpperCase();
     // Go to the room the typed code names (`path` from it), or say what is wrong with the code.
     const goTo = (path) => {
-      const wrong = [...new Set(typed().replace(/[A-Z0-9]/g, ""))].join(" ");
-      if (typed() && !wrong) {
+      if (!codeProblem(typed())) {
         ctx.go(path(typed()));
         return;
       }
-      joinMessage = wrong ? t("home.code_letters", { chars: wrong }) : t("home.code_first");
+      wrongCode = typed();
       draw();
     };
+    const joinMessage = wrongCode === null ? "" : codeProblem(wrongCode);
     const joinForm = h(
       "form.card-panel.join-panel",
       {
