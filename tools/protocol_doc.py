@@ -629,8 +629,8 @@ def http_values(ex: Exchange) -> dict[str, object]:
 
 
 #: The definitions of the state's `room`, which *The state* shows as tables (`fields_…` in the template).
-STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "RoomSettings", "SeatView", "TableSlot",
-               "RoundResult", "Points", "Outcome")  # fmt: skip
+STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "TakeOver", "Player", "RoomSettings", "SeatView",
+               "TableSlot", "RoundResult", "Points", "Outcome")  # fmt: skip
 
 
 def messages(side: str) -> str:

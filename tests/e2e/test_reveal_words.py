@@ -30,7 +30,7 @@ class Scripted:
     def __init__(self, stack: ExitStack, base: str, code: str, name: str, colour: str) -> None:
         joined = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name, "colour": colour})
         assert joined.status_code == 201, joined.text
-        self.name, self.member = name, joined.json()["member"]
+        self.name, self.colour, self.member = name, colour, joined.json()["member"]
         self.socket = stack.enter_context(connect(base.replace("http", "ws", 1) + f"/ws/{code}"))
         self.ids = itertools.count()
         self.room: dict[str, Any] | None = None
@@ -201,3 +201,53 @@ def test_a_teams_reveal_says_the_storytellers_team_scored_the_votes_on_the_teamm
         album = mara.locator(".game-over .album")
         expect(album.locator(".album-where")).to_have_text("Round 1 of 1")
         expect(album.locator(".reveal-headline")).to_have_text(expected)
+
+
+# ---------------------------------------------------------------- 3. a seat taken over: past rounds keep their names
+
+
+def test_a_past_round_shown_again_names_who_played_it_not_who_took_the_seat_over(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 2})
+    code = seat["code"]
+    mara = players.open(*PHONE_360, mobile=True)
+    open_seat(mara, players.base, code, seat)
+    with ExitStack() as stack:
+        hal, fay = scripted(stack, players.base, code, ["Hal", "Fay"])
+        tv = players.open(*TV)
+        tv.goto(f"/room/{code}/board")
+        expect(tv.locator(".board-lobby")).to_be_visible()
+        start_game(mara)
+
+        # Round 1: Fay tells, Hal plays two cards and votes
+        fays = fay.tell("Lighthouse")
+        play_cards(mara)
+        hal.play_first_card()
+        hal.vote(lambda game: [slot_of(game, fays)])
+        vote(mara)
+        expect(mara.locator(".overlay .owner-name", has_text="Hal")).to_have_count(2)
+        close_reveal(mara)
+
+        # Round 2, Mara to tell: Hal leaves for good, Leo takes his seat over
+        assert hal.send({"type": "leave", "for_good": True})["type"] == "ack"
+        leo = httpx.post(
+            f"{players.base}/api/rooms/{code}/join", json={"name": "Leo", "colour": hal.colour, "replaces": hal.member}
+        )
+        assert leo.status_code == 201, leo.text
+        expect(mara.locator(".scores")).to_contain_text("Leo")
+
+        # round 1, shown again on the phone, is Hal's still: his cards, his vote, his points
+        mara.get_by_role("button", name="Show the last round").click()
+        reveal = mara.locator(".overlay .reveal")
+        expect(reveal.locator(".owner-name", has_text="Hal")).to_have_count(2)
+        expect(reveal.locator(".owner-name", has_text="Leo")).to_have_count(0)
+        expect(reveal.locator(".points")).to_contain_text("Hal")
+        expect(reveal.locator(".points")).not_to_contain_text("Leo")
+        expect(reveal.locator(".voters .rabbit[title^='Hal ']")).to_have_count(1)
+        settled(mara)
+        shot(mara, "reveal-after-takeover-360")
+        # and on the TV, which shows round 1 until Mara tells: Hal's cards and vote
+        cards = tv.locator(".board-cards")
+        expect(cards.locator(".owner .rabbit[title^='Hal ']")).to_have_count(3)
+        expect(cards.locator(".owner .rabbit[title^='Leo ']")).to_have_count(0)
+        expect(tv.locator(".board-players")).to_contain_text("Leo")  # who plays the seat now
+        shot(tv, "reveal-after-takeover-tv")

@@ -92,6 +92,11 @@ async def test_a_taken_over_seat_keeps_who_played_its_past_rounds_also_after_a_r
         assert leo.room["you"]["seat"] == seat
         # the seat's score goes on with the seat
         assert leo.room["game"]["scores"][seat] == hal_scored
+        # the room's state says so too (a round shown again during the game names Hal), none before
+        assert room["takeovers"] == []
+        assert leo.room["takeovers"] == [
+            {"seat": seat, "round": 4, "former": person(seat, "Hal", "blue"), "player": person(seat, "Leo", "blue")}
+        ]
         await play_until([mara, leo], rng, lambda room: room["game"]["round"] == 5)
         assert (await mara.request({"type": "end"}))["type"] == "ack"
         await mara.wait_state(lambda room: room["status"] == "over")

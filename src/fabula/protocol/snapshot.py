@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from fabula.rules.views import SeatView
+from fabula.story import TakeOver
 
 from .settings import RoomSettings, StandIn
 
@@ -107,6 +108,13 @@ class RoomSnapshot(msgspec.Struct):
     ]
     you: Annotated[You | None, Meta(description="null for a spectator")]
     games_started: Annotated[int, Meta(description="games started in this room (a rematch counts)")]
+    takeovers: Annotated[
+        list[TakeOver],
+        Meta(
+            description="the seats of the current (or last) game taken over during it, in order (its album's "
+            "`takeovers`): a round before a take-over names who played the seat then"
+        ),
+    ]
     deadline: Annotated[
         float | None,
         Meta(description="Unix time at which the current phase's timer runs out; null without a timer or a game"),

@@ -48,6 +48,7 @@ def of(
         pairs=room.full_pairs() if room.settings.mode == "teams" else None,
         you=None,
         games_started=room.games_started,
+        takeovers=list(room.albums[-1].takeovers) if room.albums else [],
         deadline=room.deadline(),
         game=None if views is None else views[None],
     )

@@ -20,6 +20,7 @@ import {
   sides,
   tickCountdowns,
 } from "./parts.js";
+import { roomPeople } from "./chart.js";
 import { createReplay } from "./replay.js";
 
 /** How long the TV keeps a round's reveal on screen. */
@@ -162,6 +163,8 @@ export function boardScreen(ctx, code) {
       const names = listText(waitingSides(game).map((side) => sideName(side, nameOf)));
       line = game.phase === "play" ? t("board.playing", { names }) : t("board.voting", { names });
     }
+    // the round revealed names who played it (a seat taken over since: who sat there then)
+    const past = showReveal ? roomPeople(room, last.round) : null;
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
     const clue = showReveal ? last.clue : game.clue;
     return h(
@@ -169,11 +172,11 @@ export function boardScreen(ctx, code) {
       {},
       topRow(
         showReveal
-          ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
+          ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: past.nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
           : h("p.board-round", {}, roundLine(game), " · ", t("table.storyteller", { name: teller })),
       ),
       clue ? h("p.board-clue", { class: [showReveal ? "past" : "", [...clue].length > 60 ? "long" : ""].join(" ") }, t("table.quoted_clue", { clue })) : null,
-      showReveal ? h("p.board-headline", {}, revealHeadline(last, game, nameOf)) : h("p.board-line", {}, line),
+      showReveal ? h("p.board-headline", {}, revealHeadline(last, game, past.nameOf)) : h("p.board-line", {}, line),
       showReveal ? null : awayLines(game, { bySeat, nameOf }),
       h(
         "ol.board-cards",
@@ -188,8 +191,8 @@ export function boardScreen(ctx, code) {
               ? h(
                   "div.owner",
                   {},
-                  rabbit(bySeat(last.owners[index])?.colour, nameOf(last.owners[index]), { size: 30 }),
-                  last.votes.flatMap((slots, voter) => slots.filter((s) => s === index + 1).map(() => rabbit(bySeat(voter)?.colour, nameOf(voter), { size: 24 }))),
+                  rabbit(past.bySeat(last.owners[index])?.colour, past.nameOf(last.owners[index]), { size: 30 }),
+                  last.votes.flatMap((slots, voter) => slots.filter((s) => s === index + 1).map(() => rabbit(past.bySeat(voter)?.colour, past.nameOf(voter), { size: 24 }))),
                   last.red === index + 1 ? h("span.tag-inline.red-tag", {}, t("table.red_token")) : null,
                 )
               : null,

@@ -39,6 +39,13 @@ export function albumPeople(album, round = null) {
   return { bySeat, nameOf };
 }
 
+// The same for the game being played, from its room's state: its members, and the take-overs of its
+// album (`room.takeovers`) — a round shown again names who played it then, not who sits there now.
+export function roomPeople(room, round) {
+  const players = (room.members ?? []).filter((m) => m.seat !== null && m.seat !== undefined);
+  return albumPeople({ players, takeovers: room.takeovers ?? [] }, round);
+}
+
 // "Leo took over Hal's seat from round 4": a line per take-over (those starting in ``round``
 // only, when given).
 export function takeoverLines(album, round = null) {

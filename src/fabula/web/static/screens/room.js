@@ -11,6 +11,7 @@ import { countdown, describeCards, errorText, markRabbits, memberName, sideOf, t
 import { picturesState } from "./pictures.js";
 import { buildReveal } from "./reveal.js";
 import { createAlbumView, createHistory } from "./album.js";
+import { roomPeople } from "./chart.js";
 import { replayOverlay } from "./replay.js";
 import { actionsPart } from "./room/actions.js";
 import { lobbyPart, savedBotLevel } from "./room/lobby.js";
@@ -401,9 +402,11 @@ export function roomScreen(ctx, code, watch) {
     closeReveal();
     ui.revealing = last;
     ui.revealGame = ui.room.games_started;
+    // (a seat taken over since: the round names who played it then, as its album does)
+    const people = roomPeople(ui.room, last.round);
     ui.reveal = buildReveal(last, ui.room.game, {
-      nameOf,
-      bySeat,
+      nameOf: people.nameOf,
+      bySeat: people.bySeat,
       onClose: () => {
         closeReveal();
         draw();
