@@ -17,9 +17,10 @@ from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
 from .conftest import Players
-from .test_album import PHONE_360, TV, shot
+from .test_album import TV, shot
 from .ui import close_reveal, create_room_by_api, enabled_table_cards, open_seat, play_cards, start_game, tell, vote
 
+PHONE_360 = (360, 800)  # (the screenshots' size)
 BONUS = "Found with one token alone: 1 more."
 COLOURS = ("red", "pink", "yellow", "orange", "brown", "purple", "black")
 
