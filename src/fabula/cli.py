@@ -135,6 +135,11 @@ def _arena(args: argparse.Namespace) -> int:
         log=args.log,
         transcript=args.transcript,
         retries=args.retries,
+        fallback=args.fallback,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        timeout=args.timeout,
+        concurrency=args.concurrency,
     )
 
 
@@ -179,10 +184,23 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default="hard,random",
         help="one bot level per seat, comma-separated, cycled when shorter than --players (default: hard,random)",
     )
-    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the games' seeds come from it; language-model agents send it with every request (default 0)",
+    )
     arena.add_argument("--options", help="options as a JSON object, e.g. '{\"target_score\": 20}'")
     arena.add_argument(
         "--language", choices=BOT_LANGUAGES, default="en", help="the language of every bot's clues (default en)"
+    )
+    arena.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games played at a time, so that N requests to a language model's endpoint are in flight "
+        "(default 1; the figures are the same at any N)",
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.add_argument(
@@ -204,6 +222,25 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         type=int,
         default=2,
         help="language-model agents: corrective messages after an unusable reply before a random move (default 2)",
+    )
+    arena.add_argument(
+        "--fallback",
+        choices=("stop", "random"),
+        default="stop",
+        help="language-model agents, when the endpoint fails every attempt of a move (unreachable, HTTP "
+        "errors): stop the run with an error and exit status 3 (default), or play a random legal move",
+    )
+    arena.add_argument(
+        "--temperature", type=float, metavar="T", help="language-model agents: the sampling temperature sent"
+    )
+    arena.add_argument(
+        "--max-tokens", type=int, metavar="N", help="language-model agents: the most tokens a reply may take"
+    )
+    arena.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="language-model agents: how long one request may take (default 120)",
     )
     arena.set_defaults(run=_arena)
 

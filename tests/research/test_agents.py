@@ -7,17 +7,24 @@ from __future__ import annotations
 import io
 import json
 import random
+import socket
+import threading
 from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
 import pytest
 
+import fabula.research.agents
 from fabula.bots.arena import SeatContext, run_arena
 from fabula.bots.base import Bot
 from fabula.cards.original import original_deck
+from fabula.cli import main
+from fabula.commands.arena import ENDPOINT_FAILED
 from fabula.research.agents import (
     AgentSpecError,
     Ask,
+    EndpointFailed,
     LLMAgent,
     OpenAIChat,
     ReplyError,
@@ -225,13 +232,77 @@ def test_garbage_falls_back_to_a_random_legal_move(standin: StandIn, script: Scr
     assert len(lines) == 5
 
 
-def test_an_endpoint_that_fails_counts_as_a_failed_attempt() -> None:
-    agent = LLMAgent(OpenAIChat("http://127.0.0.1:9/v1", "none", timeout=2), CARDS, retries=1)
+def unused_port() -> int:
+    """A local port nothing listens on (taken from the system, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class Failing(BaseHTTPRequestHandler):
+    """An endpoint that answers every request with HTTP 500."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        payload = b'{"error": {"message": "the model is not loaded"}}'
+        self.send_response(500)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def failing() -> Iterator[str]:
+    """The URL of a server that fails every request; stopped after the test."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Failing)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def test_an_endpoint_that_fails_every_attempt_stops_the_agent_unless_it_falls_back_at_random() -> None:
+    url = f"http://127.0.0.1:{unused_port()}/v1"
     game = game_at("odyssey", 4, Phase.CLUE)
-    move = agent.choose(game.view(game.awaiting[0]).to_json(), game.legal_actions(game.awaiting[0]))
+    seat = game.awaiting[0]
+    agent = LLMAgent(OpenAIChat(url, "none", timeout=2), CARDS, retries=1, name="llm:none")
+    with pytest.raises(EndpointFailed, match=r"llm:none: the endpoint failed all 2 attempts of a move; the last: .*"):
+        agent.choose(game.view(seat).to_json(), game.legal_actions(seat))
+    assert (agent.failures, agent.fallbacks) == (2, 0)
+    agent = LLMAgent(OpenAIChat(url, "none", timeout=2), CARDS, retries=1, fallback="random")
+    move = agent.choose(game.view(seat).to_json(), game.legal_actions(seat))
     assert isinstance(move, Tell)
     assert move.clue
     assert (agent.failures, agent.fallbacks) == (2, 1)
+
+
+def test_an_endpoint_that_fails_once_then_answers_is_not_stopped(failing: str) -> None:
+    class Flaky:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.down = OpenAIChat(failing, "m", timeout=5)
+
+        def complete(self, messages: Sequence[Message]) -> str:
+            self.calls += 1
+            return self.down.complete(messages) if self.calls == 1 else '{"card": 1, "clue": "Dawn"}'
+
+    game = game_at("odyssey", 4, Phase.CLUE)
+    seat = game.awaiting[0]
+    agent = LLMAgent(Flaky(), CARDS)
+    move = agent.choose(game.view(seat).to_json(), game.legal_actions(seat))
+    assert isinstance(move, Tell)
+    assert move.clue == "Dawn"
+    assert (agent.failures, agent.fallbacks) == (1, 0)
 
 
 def test_the_api_key_comes_from_the_environment(standin: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -253,8 +324,16 @@ def test_openai_specs_split_where_the_url_ends() -> None:
     )
     assert parse_openai_spec("openai:http://localhost:11434/v1:llama3:8b") == ("http://localhost:11434/v1", "llama3:8b")
     assert parse_openai_spec("openai:http://[::1]:8000:m") == ("http://[::1]:8000", "m")
+    assert parse_openai_spec("openai:http://127.0.0.1:8000/v1:meta-llama/Llama-3.1-8B") == (
+        "http://127.0.0.1:8000/v1",
+        "meta-llama/Llama-3.1-8B",
+    )
     for wrong in ("openai:http://localhost:8080", "openai:localhost:m", "openai:http://h/v1"):
         with pytest.raises(AgentSpecError):
+            parse_openai_spec(wrong)
+    # a URL without a model: not the URL http://127.0.0.1 and the model "18080/v1"
+    for wrong in ("openai:http://127.0.0.1:18080/v1", "openai:http://127.0.0.1:18080/", "openai:http://h:8080/v1/"):
+        with pytest.raises(AgentSpecError, match=r"names no model: expected openai:URL:MODEL, e\.g\. openai:http"):
             parse_openai_spec(wrong)
     for wrong in ("nomodule", "no.such.module:X", "fabula.bots.base:Nothing", "fabula.bots.base:BOT_LEVELS"):
         with pytest.raises(AgentSpecError):
@@ -334,3 +413,141 @@ def test_whole_games_with_a_model_that_answers_in_words(mode: str, seats: int) -
         run_arena(mode, seats, 1, ["random", name], seed=3, agents={name: keep})
     assert sum(agent.moves for agent in made) > 0
     assert sum(agent.fallbacks for agent in made) == 0, "every answer in words read on the first try"
+
+
+# ---------------------------------------------------------------- the arena's command fails loudly
+
+ARENA = ["arena", "--players", "4", "--games", "2", "--bots", "random", "--json"]
+
+
+def test_an_agent_without_a_model_is_refused_with_status_2_and_the_form_expected(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([*ARENA, "--agent", f"openai:http://127.0.0.1:{unused_port()}/v1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "names no model: expected openai:URL:MODEL, e.g. openai:http://127.0.0.1:8080/v1:my-model" in err
+
+
+@pytest.mark.parametrize("down", ["nothing-listens", "http-500"])
+def test_an_endpoint_that_fails_every_request_ends_the_run_unless_fallback_random(
+    down: str, failing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"http://127.0.0.1:{unused_port()}/v1" if down == "nothing-listens" else failing
+    agent = ["--agent", f"openai:{url}:m", "--timeout", "5"]
+    assert main([*ARENA, *agent]) == ENDPOINT_FAILED == 3
+    out, err = capsys.readouterr()
+    assert out == "", "no figures for a run that was stopped"
+    assert "error: llm:m: the endpoint failed all 3 attempts of a move" in err
+    assert ("HTTP 500" in err) == (down == "http-500")
+    assert "--fallback random" in err
+    # asked for, the old way: random moves, counted, and said aloud
+    assert main([*ARENA, *agent, "--fallback", "random"]) == 0
+    out, err = capsys.readouterr()
+    counts = json.loads(out)["agents"]["llm:m"]
+    assert counts["fallbacks"] == counts["moves"] > 0
+    assert counts["failures"] == 3 * counts["moves"]
+    assert f"warning: llm:m: its endpoint failed {counts['failures']} times" in err
+
+
+def test_the_language_model_settings_reach_every_request(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given: list[dict[str, Any]] = []
+    clients: list[OpenAIChat] = []
+    real = fabula.research.agents.agent_from_spec
+
+    def spying(spec: str, **settings: Any) -> Any:
+        given.append(settings)
+        name, factory = real(spec, **settings)
+
+        def make(context: SeatContext) -> Bot:
+            agent = factory(context)
+            assert isinstance(agent, LLMAgent)
+            assert isinstance(agent.client, OpenAIChat)
+            clients.append(agent.client)
+            return agent
+
+        return name, make
+
+    monkeypatch.setattr(fabula.research.agents, "agent_from_spec", spying)
+    settings = ["--temperature", "0.3", "--max-tokens", "64", "--seed", "5", "--timeout", "7", "--concurrency", "2"]
+    with StandIn() as server:
+        assert main([*ARENA, "--agent", f"openai:{server.url}:m", *settings]) == 0
+    capsys.readouterr()
+    assert {key: given[0][key] for key in ("temperature", "max_tokens", "seed", "timeout", "concurrency")} == {
+        "temperature": 0.3,
+        "max_tokens": 64,
+        "seed": 5,
+        "timeout": 7.0,
+        "concurrency": 2,
+    }
+    assert given[0]["fallback"] == "stop"
+    assert {(c.timeout, c.concurrency) for c in clients} == {(7.0, 2)}
+    assert server.requests
+    for body in server.requests:
+        assert (body["temperature"], body["max_tokens"], body["seed"], body["model"]) == (0.3, 64, 5, "m")
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--temperature", "0.5"], "--temperature: for a language model, and no --agent openai:URL:MODEL is seated"),
+        (["--concurrency", "0"], "--concurrency must be at least 1"),
+        (["--agent", "openai:http://127.0.0.1:1/v1:m", "--timeout", "0"], "--timeout must be more than 0"),
+        (["--agent", "openai:http://127.0.0.1:1/v1:m", "--max-tokens", "0"], "--max-tokens must be at least 1"),
+        (["--agent", "openai:http://127.0.0.1:1/v1:m", "--temperature", "-1"], "--temperature cannot be negative"),
+    ],
+)
+def test_settings_out_of_range_or_for_no_model_exit_2(
+    argv: list[str], reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*ARENA, *argv]) == 2
+    assert reason in capsys.readouterr().err
+
+
+def figures(out: str) -> dict[str, Any]:
+    """An arena's --json figures, less the time it took."""
+    found: dict[str, Any] = json.loads(out)
+    del found["seconds"]
+    return found
+
+
+def test_the_stand_in_is_seeded_so_a_run_reproduces_its_figures_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--players", "4", "--games", "3", "--bots", "random", "--json"]
+    with StandIn() as server:
+        agent = ["--agent", f"openai:{server.url}:stand-in"]
+        assert main([*argv, *agent, "--seed", "1"]) == 0
+        first = figures(capsys.readouterr().out)
+        # the same server, having answered a run already, and several games at a time
+        assert main([*argv, *agent, "--seed", "1", "--concurrency", "3"]) == 0
+        assert figures(capsys.readouterr().out) == first
+        assert main([*argv, *agent, "--seed", "2"]) == 0
+        assert figures(capsys.readouterr().out) != first
+    with StandIn() as fresh:
+        assert main([*argv, "--agent", f"openai:{fresh.url}:stand-in", "--seed", "1"]) == 0
+        assert figures(capsys.readouterr().out) == first
+
+
+def test_games_played_at_once_give_the_figures_and_the_log_of_games_played_one_by_one() -> None:
+    with StandIn() as server:
+        name, factory = agent_from_spec(f"openai:{server.url}:stand-in", seed=3, concurrency=4)
+        runs = []
+        for concurrency in (1, 4):
+            rounds: list[dict[str, Any]] = []
+            report = run_arena(
+                "odyssey",
+                5,
+                6,
+                ["random", name],
+                seed=3,
+                agents={name: factory},
+                record=rounds.append,
+                concurrency=concurrency,
+            ).to_json()
+            del report["seconds"]
+            runs.append((report, rounds))
+    assert runs[0] == runs[1]
+    games = [line["game"] for line in runs[1][1]]
+    assert games == sorted(games)
+    assert set(games) == set(range(1, 7))

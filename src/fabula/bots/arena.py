@@ -32,6 +32,10 @@ Overall: the storyteller scored rate, and the share of rounds where every voter 
 no voter (none found) found the storyteller's card — the two ways a storyteller scores nothing
 outside party mode (``None`` in party mode).
 
+``concurrency`` games are played at a time, in threads (for players that wait on a network: a
+language model's endpoint). Each game depends on its own seed only, and the games are counted
+(and recorded) in their order, so the figures are the same at any concurrency.
+
 >>> report = run_arena("odyssey", 3, 2, ["random"], seed=1)
 >>> report.games, report.levels["random"].seats
 (2, 6)
@@ -43,6 +47,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -387,6 +392,17 @@ def round_record(number: int, game: Game, names: Sequence[str], result: RoundRes
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """One game played to its end, not yet counted: its number, the levels at its seats, its
+    rounds' results in order."""
+
+    number: int
+    game: Game
+    order: list[str]
+    results: list[RoundResult]
+
+
 @dataclass
 class _Arena:
     """One run of `run_arena`: what its games share (the table asked for, the deck, who plays),
@@ -418,9 +434,9 @@ class _Arena:
             return self.agents[level](context)
         return make_bot(level, context.rng, cards=self.by_id, language=self.language)
 
-    def play(self, number: int, game_seed: int) -> None:
+    def play(self, number: int, game_seed: int) -> _Played:
         """Game ``number`` (from 1): the levels shuffled over the seats, a new player at each,
-        played to its end; its rounds counted (and recorded once it is over), then its outcome."""
+        played to its end (nothing counted: `count` does; so games may be played at once)."""
         game = Game.new(self.mode, self.players, options=self.options, seed=game_seed, deck=self.deck_ids)
         order = list(self.levels)
         random.Random(f"{game_seed}/seats").shuffle(order)
@@ -430,19 +446,21 @@ class _Arena:
             )
             for seat, level in enumerate(order)
         ]
-        seat_tallies = [self.tallies[level] for level in order]
-        records: list[dict[str, Any]] = []
+        results: list[RoundResult] = []
+        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), results.append)
+        return _Played(number, game, order, results)
 
-        def on_round(result: RoundResult) -> None:
+    def count(self, played: _Played) -> None:
+        """A played game's rounds counted (and recorded), then its outcome."""
+        number, game, order = played.number, played.game, played.order
+        seat_tallies = [self.tallies[level] for level in order]
+        for result in played.results:
             _round_of(seat_tallies, result, self.party)
             self.overall.add(result)
-            if self.record is not None:
-                records.append(round_record(number, game, order, result))
-
-        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), on_round)
         outcome = game.outcome
         assert outcome is not None
         if self.record is not None:
+            records = [round_record(number, game, order, result) for result in played.results]
             if records:
                 records[-1]["winners"] = list(outcome.winners)
             for line in records:
@@ -463,26 +481,47 @@ def run_arena(
     progress: Callable[[int], object] | None = None,
     agents: Mapping[str, AgentFactory] | None = None,
     record: Callable[[dict[str, Any]], object] | None = None,
+    concurrency: int = 1,
 ) -> ArenaReport:
     """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
     shuffled each game); ``cards`` defaults to the original deck; ``language``: of the bots' clues;
     ``progress`` is told after each game; ``agents``: names in ``bots`` that are not built-in levels,
     and the factory of each; ``record``: told `round_record` of every round, a game's rounds once
-    that game is over (its last round then carries ``winners``). Raises `fabula.rules.InvalidSetup` for a table the mode
+    that game is over (its last round then carries ``winners``); ``concurrency``: games played at a
+    time (the same figures). Raises `fabula.rules.InvalidSetup` for a table the mode
     does not allow, `ValueError` for an unknown level, `ArenaError` (`IllegalBotMove`) when a bot
-    breaks the rules."""
+    breaks the rules, and what a player raises (the games under way are finished, the rest not
+    started)."""
     if games < 1:
         raise ValueError("play at least one game")
+    if concurrency < 1:
+        raise ValueError("play at least one game at a time")
     levels = seat_levels(list(bots), players)
     party = Ruleset.create(mode, players, options).mode.clue_before_hand  # InvalidSetup for a bad table
     deck = tuple(cards) if cards is not None else original_deck().cards
     arena = _Arena(mode, players, options, levels, deck, language, agents or {}, record, party)
     rng = random.Random(seed)
+    seeds = [rng.getrandbits(63) for _ in range(games)]
     start = time.perf_counter()
-    for number in range(1, games + 1):
-        arena.play(number, rng.getrandbits(63))
-        if progress is not None:
-            progress(1)
+    if concurrency == 1:
+        for number, game_seed in enumerate(seeds, 1):
+            arena.count(arena.play(number, game_seed))
+            if progress is not None:
+                progress(1)
+    else:
+        with ThreadPoolExecutor(concurrency, thread_name_prefix="arena") as pool:
+            played: list[Future[_Played]] = [
+                pool.submit(arena.play, number, game_seed) for number, game_seed in enumerate(seeds, 1)
+            ]
+            try:
+                for future in played:
+                    arena.count(future.result())
+                    if progress is not None:
+                        progress(1)
+            except BaseException:
+                for future in played:
+                    future.cancel()  # (the games under way finish; no other starts)
+                raise
     seconds = time.perf_counter() - start
     overall = arena.overall
     rounds = overall.rounds

@@ -14,16 +14,24 @@ if TYPE_CHECKING:
     from fabula.bots.arena import AgentFactory, ArenaReport, SeatContext
     from fabula.bots.base import Bot
 
+#: The exit status of a run a language model's endpoint ended (2: a bad request; 1: a bot broke the rules).
+ENDPOINT_FAILED = 3
+
 
 #: what a language-model agent counts (`LLMAgent`), summed per seated name for the report
 _COUNTS = ("moves", "attempts", "fallbacks", "failures")
 
 
 def _agents(
-    specs: Sequence[str], stack: ExitStack, transcript: str | None, retries: int, made: dict[str, list[Bot]]
+    specs: Sequence[str],
+    stack: ExitStack,
+    transcript: str | None,
+    made: dict[str, list[Bot]],
+    llm: Mapping[str, Any],
 ) -> dict[str, AgentFactory]:
     """The factory of each ``--agent``, by the name it is seated as (a name twice gets ``#2``);
-    every player made is kept in ``made``, by that name."""
+    every player made is kept in ``made``, by that name. ``llm``: `agent_from_spec`'s settings of
+    a language model (retries, fallback, temperature, …)."""
     if not specs:
         return {}
     from fabula.research.agents import Transcript, agent_from_spec
@@ -31,7 +39,7 @@ def _agents(
     log = stack.enter_context(Transcript.open(transcript)) if transcript else None
     factories: dict[str, AgentFactory] = {}
     for spec in specs:
-        name, factory = agent_from_spec(spec, transcript=log, retries=retries)
+        name, factory = agent_from_spec(spec, transcript=log, **llm)
         unique, count = name, 1
         while unique in factories:
             count += 1
@@ -56,6 +64,41 @@ def _counts(made: Mapping[str, Sequence[Bot]]) -> dict[str, dict[str, int]]:
         if counted:
             found[name] = {key: sum(int(getattr(player, key)) for player in counted) for key in _COUNTS}
     return found
+
+
+def _wrong_settings(
+    agents: Sequence[str],
+    *,
+    retries: int,
+    fallback: str,
+    temperature: float | None,
+    max_tokens: int | None,
+    timeout: float | None,
+    concurrency: int,
+) -> str | None:
+    """What is wrong with the language-model settings, if anything: a value out of range, or one
+    given with no language model seated to use it."""
+    if retries < 0:
+        return "--retries cannot be negative"
+    if fallback not in ("stop", "random"):
+        return f"--fallback is stop or random, not {fallback!r}"
+    if temperature is not None and not temperature >= 0:
+        return "--temperature cannot be negative"
+    if max_tokens is not None and max_tokens < 1:
+        return "--max-tokens must be at least 1"
+    if timeout is not None and not timeout > 0:
+        return "--timeout must be more than 0 seconds"
+    if concurrency < 1:
+        return "--concurrency must be at least 1"
+    if not any(spec.lower().startswith("openai:") for spec in agents):
+        given = [
+            flag
+            for flag, value in (("--temperature", temperature), ("--max-tokens", max_tokens), ("--timeout", timeout))
+            if value is not None
+        ]
+        if given:
+            return f"{', '.join(given)}: for a language model, and no --agent openai:URL:MODEL is seated"
+    return None
 
 
 def _log_writer(path: str | None, stack: ExitStack) -> Callable[[dict[str, Any]], None] | None:
@@ -128,13 +171,23 @@ def run(
     log: str | None = None,
     transcript: str | None = None,
     retries: int = 2,
+    fallback: str = "stop",
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    timeout: float | None = None,
+    concurrency: int = 1,
 ) -> int:
-    """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules.
-    ``agents``: ``--agent`` specs, seated beside ``bots``; ``log``: the per-round JSON-lines file;
-    ``transcript``: where language-model agents log every prompt and reply."""
+    """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules,
+    `ENDPOINT_FAILED` when a language model's endpoint failed every attempt of a move (unless
+    ``fallback="random"``). ``agents``: ``--agent`` specs, seated beside ``bots``; ``log``: the
+    per-round JSON-lines file; ``transcript``: where language-model agents log every prompt and
+    reply; ``retries``, ``fallback``, ``temperature``, ``max_tokens``, ``timeout``: theirs (and
+    ``seed``, sent with each request); ``concurrency``: games at a time (and requests in flight)."""
     from fabula.bots.arena import ArenaError, run_arena
     from fabula.bots.base import BOT_LEVELS
     from fabula.bots.semantic.encoder import ModelMissing
+    from fabula.research.agents import EndpointFailed
+    from fabula.research.agents.client import DEFAULT_TIMEOUT
     from fabula.rules import RulesError
 
     unknown = [level for level in bots if level not in BOT_LEVELS]
@@ -145,13 +198,31 @@ def run(
             file=sys.stderr,
         )
         return 2
-    if retries < 0:
-        print("error: --retries cannot be negative", file=sys.stderr)
+    wrong = _wrong_settings(
+        agents,
+        retries=retries,
+        fallback=fallback,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        timeout=timeout,
+        concurrency=concurrency,
+    )
+    if wrong:
+        print(f"error: {wrong}", file=sys.stderr)
         return 2
+    llm = {
+        "retries": retries,
+        "fallback": fallback,
+        "temperature": temperature,
+        "max_tokens": max_tokens,
+        "seed": seed,
+        "timeout": DEFAULT_TIMEOUT if timeout is None else timeout,
+        "concurrency": concurrency,
+    }
     made: dict[str, list[Bot]] = {}
     with ExitStack() as stack:
         try:
-            factories = _agents(agents, stack, transcript, retries, made)
+            factories = _agents(agents, stack, transcript, made, llm)
             record = _log_writer(log, stack)
         except (OSError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
@@ -171,7 +242,17 @@ def run(
                     progress=bar.update,
                     agents=factories,
                     record=record,
+                    concurrency=concurrency,
                 )
+            except EndpointFailed as error:
+                bar.close()
+                print(
+                    f"error: {error}\nThe run is stopped: a model that cannot be reached would be measured as a "
+                    "random player. Check that the server is up at that URL (and the model's name), or pass "
+                    "--fallback random to play a random move whenever the endpoint fails.",
+                    file=sys.stderr,
+                )
+                return ENDPOINT_FAILED
             except RulesError as error:
                 bar.close()
                 print(f"error: {error.code}: {error.message}", file=sys.stderr)
@@ -185,6 +266,13 @@ def run(
                 print(f"error: {error}", file=sys.stderr)
                 return 1
     counts = _counts(made)
+    for name, count in counts.items():
+        if count["failures"]:
+            print(
+                f"warning: {name}: its endpoint failed {count['failures']:,} times; "
+                f"{count['fallbacks']:,} of its {count['moves']:,} moves were played at random",
+                file=sys.stderr,
+            )
     if as_json:
         print(json.dumps({**report.to_json(), **({"agents": counts} if counts else {})}))
         return 0

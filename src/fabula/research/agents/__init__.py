@@ -8,7 +8,7 @@ fallback and a transcript. `agent_from_spec` turns ``openai:URL:MODEL`` or ``mod
 seats for `fabula arena --agent`.
 """
 
-from .agent import LLMAgent, Transcript
+from .agent import EndpointFailed, LLMAgent, Transcript
 from .asks import Ask, Choice, what_is_asked
 from .client import ChatClient, ChatError, OpenAIChat
 from .parse import ReplyError, parse_reply
@@ -21,6 +21,7 @@ __all__ = [
     "ChatClient",
     "ChatError",
     "Choice",
+    "EndpointFailed",
     "LLMAgent",
     "OpenAIChat",
     "ReplyError",

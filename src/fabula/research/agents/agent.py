@@ -5,8 +5,11 @@ One move: the prompt (`prompt_messages`) goes to the `ChatClient`; the reply is 
 (what was wrong, and the format again), keeping the conversation, up to ``retries`` more times.
 An endpoint that fails (`ChatError`) counts as a failed attempt too. When every attempt failed
 the **fallback** plays: a uniformly random legal move, with a clue from `RandomBot`'s word list —
-so a game always finishes and a broken model shows up as a random player (and in ``fallbacks``),
-never as an illegal move.
+so a game always finishes and a model that fails the format shows up as a random player (and in
+``fallbacks``), never as an illegal move. But when the *endpoint* failed every attempt of a move
+(no reply at all: unreachable, HTTP errors) the agent raises `EndpointFailed` — a run against a
+dead endpoint would otherwise measure a random player — unless ``fallback="random"``, which
+plays the random move then too.
 
 Every attempt is one line of the `Transcript`, if given: the prompt (on a move's first attempt;
 the corrective message on later ones), the raw reply, and the move it was read as or why not.
@@ -31,7 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from fabula.bots.base import RandomBot
 from fabula.cards.model import Card
@@ -44,6 +47,20 @@ from .prompt import Message, format_hint, prompt_messages
 
 #: Further attempts after a reply that names no legal move.
 DEFAULT_RETRIES = 2
+
+#: What an agent does when the endpoint failed every attempt of a move: raise `EndpointFailed`
+#: (``"stop"``), or play a random legal move (``"random"``).
+Fallback = Literal["stop", "random"]
+FALLBACKS: tuple[Fallback, ...] = ("stop", "random")
+
+
+class EndpointFailed(ChatError):
+    """The endpoint failed every attempt of one move (no reply came): the agent cannot play."""
+
+    def __init__(self, agent: str, attempts: int, last: ChatError) -> None:
+        self.agent, self.attempts, self.last = agent, attempts, last
+        tries = "the one attempt" if attempts == 1 else f"all {attempts} attempts"
+        super().__init__(f"{agent}: the endpoint failed {tries} of a move; the last: {last}")
 
 
 class Transcript:
@@ -93,7 +110,9 @@ class LLMAgent:
     ``cards``: card id → card (titles and descriptions for the prompt; a card not in it is shown
     by its id); ``retries``: corrective messages after a reply that names no legal move;
     ``rng``: the fallback's randomness; ``name``: how the transcript names this agent;
-    ``game``: a game number the transcript carries (the arena's).
+    ``game``: a game number the transcript carries (the arena's); ``fallback``: when the endpoint
+    fails every attempt of a move, ``"stop"`` (raise `EndpointFailed`) or ``"random"`` (a random
+    legal move, as after replies that name none).
     """
 
     def __init__(
@@ -106,11 +125,15 @@ class LLMAgent:
         transcript: Transcript | None = None,
         name: str = "llm",
         game: int | None = None,
+        fallback: Fallback = "stop",
     ) -> None:
         if retries < 0:
             raise ValueError("retries cannot be negative")
+        if fallback not in FALLBACKS:
+            raise ValueError(f"fallback is one of {', '.join(map(repr, FALLBACKS))}; got {fallback!r}")
         self.client, self.cards, self.retries = client, dict(cards or {}), retries
         self.fallback = RandomBot(rng or random.Random())
+        self.on_endpoint_failure: Fallback = fallback
         self.transcript, self.name, self.game = transcript, name, game
         #: counts over this agent's life: moves, attempts (replies asked for), fallbacks, endpoint failures
         self.moves = self.attempts = self.fallbacks = self.failures = 0
@@ -119,6 +142,8 @@ class LLMAgent:
         ask = what_is_asked(view, legal, self.cards)
         messages: list[Message] = prompt_messages(view, legal, self.cards, ask)
         self.moves += 1
+        failed: ChatError | None = None  # the endpoint's last failure, while no reply came
+        replied = False
         for attempt in range(1, self.retries + 2):
             self.attempts += 1
             start = time.perf_counter()
@@ -131,8 +156,10 @@ class LLMAgent:
                 reply = self.client.complete(messages)
             except ChatError as error:
                 self.failures += 1
+                failed = error
                 self._log(record, reply=None, error=f"endpoint: {error}", start=start)
                 continue  # the conversation is unchanged: ask again
+            replied = True
             try:
                 action = parse_reply(reply, ask)
             except ReplyError as error:
@@ -148,6 +175,8 @@ class LLMAgent:
                 continue
             self._log(record, reply=reply, action=action.to_json(), start=start)
             return action
+        if not replied and failed is not None and self.on_endpoint_failure == "stop":
+            raise EndpointFailed(self.name, self.retries + 1, failed)
         self.fallbacks += 1
         action = self.fallback.choose(view, legal)
         if self.transcript is not None:

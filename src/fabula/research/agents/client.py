@@ -2,9 +2,11 @@
 llama.cpp's server, Ollama, LM Studio, …).
 
 ``POST {url}/chat/completions`` with ``{"model", "messages"}`` (and ``temperature``,
-``max_tokens`` when set); the reply is ``choices[0].message.content``. The API key, if any, is
-sent as ``Authorization: Bearer …``: given, or read from the ``FABULA_LLM_API_KEY`` environment
-variable, else ``OPENAI_API_KEY`` (a local server needs none).
+``max_tokens``, ``seed`` when set); the reply is ``choices[0].message.content``. The API key, if
+any, is sent as ``Authorization: Bearer …``: given, or read from the ``FABULA_LLM_API_KEY``
+environment variable, else ``OPENAI_API_KEY`` (a local server needs none). ``timeout`` bounds
+each request (seconds); ``concurrency``, if given, how many requests may be in flight at once
+(the connection pool's size: `fabula arena --concurrency`, one per game it plays at a time).
 
 >>> chat = OpenAIChat("http://127.0.0.1:8080/v1/", "tiny", api_key="")
 >>> chat.endpoint
@@ -24,6 +26,10 @@ from .prompt import Message
 
 #: Environment variables an API key is read from, first found wins.
 API_KEY_VARIABLES = ("FABULA_LLM_API_KEY", "OPENAI_API_KEY")
+
+
+#: Seconds a request may take by default.
+DEFAULT_TIMEOUT = 120.0
 
 
 class ChatError(RuntimeError):
@@ -57,19 +63,24 @@ class OpenAIChat:
         model: str,
         *,
         api_key: str | None = None,
-        timeout: float = 120.0,
+        timeout: float = DEFAULT_TIMEOUT,
         temperature: float | None = None,
         max_tokens: int | None = None,
+        seed: int | None = None,
+        concurrency: int | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         base = url.rstrip("/")
         # A URL given with the path in full is taken as it is.
         self.endpoint = base if base.endswith("/chat/completions") else f"{base}/chat/completions"
-        self.model, self.temperature, self.max_tokens = model, temperature, max_tokens
+        self.model, self.temperature, self.max_tokens, self.seed = model, temperature, max_tokens, seed
+        self.timeout, self.concurrency = timeout, concurrency
         if api_key is None:
             api_key = next((os.environ[name] for name in API_KEY_VARIABLES if os.environ.get(name)), "")
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(headers=headers, timeout=timeout, transport=transport)
+        # (None: httpx's own pool, 100 connections of which 20 kept open)
+        limits = httpx.Limits(max_connections=concurrency or 100, max_keepalive_connections=concurrency or 20)
+        self._http = httpx.Client(headers=headers, timeout=timeout, limits=limits, transport=transport)
 
     def complete(self, messages: Sequence[Message]) -> str:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages)}
@@ -77,6 +88,8 @@ class OpenAIChat:
             body["temperature"] = self.temperature
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
+        if self.seed is not None:
+            body["seed"] = self.seed
         try:
             response = self._http.post(self.endpoint, json=body)
         except httpx.HTTPError as error:

@@ -4,7 +4,9 @@
   ``openai:http://127.0.0.1:8080/v1:qwen2.5-0.5b``. The URL holds colons of its own (the scheme,
   a port), and a model's name may too (``llama3:8b``), so the split is where the URL's authority
   (``host[:port]``) and its path (which holds no colon) end: the rest is the model. Seated as
-  ``llm:MODEL``.
+  ``llm:MODEL``. A spec without a model — ``openai:http://127.0.0.1:8080/v1``, which would
+  otherwise read as the URL ``http://127.0.0.1`` and the model ``8080/v1`` — is refused: a
+  model's name is never a port and a path.
 - ``module:Name`` — ``Name`` imported from ``module``: a class (or any callable) making a `Bot`.
   It is called with those of the keyword arguments ``game``, ``seat``, ``rng``, ``cards`` and
   ``language`` (`fabula.bots.arena.SeatContext`) that its signature takes — none, for a class
@@ -14,6 +16,12 @@
 ('http://127.0.0.1:8080/v1', 'llama3:8b')
 >>> parse_openai_spec("openai:https://api.example.com:qwen")
 ('https://api.example.com', 'qwen')
+>>> parse_openai_spec("openai:http://127.0.0.1:8080/v1:meta-llama/Llama-3.1-8B")
+('http://127.0.0.1:8080/v1', 'meta-llama/Llama-3.1-8B')
+>>> parse_openai_spec("openai:http://127.0.0.1:8080/v1")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+fabula.research.agents.specs.AgentSpecError: 'openai:http://127.0.0.1:8080/v1' names no model: ...
 >>> agent_from_spec("fabula.bots.base:RandomBot")[0]
 'RandomBot'
 """
@@ -29,13 +37,17 @@ from typing import Any
 from fabula.bots.arena import AgentFactory, SeatContext
 from fabula.bots.base import Bot
 
-from .agent import DEFAULT_RETRIES, LLMAgent, Transcript
-from .client import OpenAIChat
+from .agent import DEFAULT_RETRIES, Fallback, LLMAgent, Transcript
+from .client import DEFAULT_TIMEOUT, OpenAIChat
 
 _OPENAI = re.compile(
     r"openai:(?P<url>https?://(?:\[[0-9a-fA-F:.]+\]|[^/:\s\[\]]+)(?::\d+)?(?:/[^:\s]*)?):(?P<model>\S+)", re.IGNORECASE
 )
 _CONTEXT = ("game", "seat", "rng", "cards", "language")
+#: What is left of ``openai:URL`` without a model, split as ``openai:SCHEME://HOST:PORT[/PATH]``:
+#: "a model" that is a port, and a path.
+_PORT_AND_PATH = re.compile(r"\d+(?:/\S*)?")
+_EXPECTED = "expected openai:URL:MODEL, e.g. openai:http://127.0.0.1:8080/v1:my-model"
 
 
 class AgentSpecError(ValueError):
@@ -45,14 +57,19 @@ class AgentSpecError(ValueError):
 def parse_openai_spec(spec: str) -> tuple[str, str]:
     """(URL, model) of ``openai:URL:MODEL``; `AgentSpecError` when it is not one."""
     match = _OPENAI.fullmatch(spec.strip())
-    if not match or match["model"].isdigit():  # "openai:http://host:8080" is a URL without a model
-        raise AgentSpecError(f"{spec!r}: expected openai:URL:MODEL, e.g. openai:http://127.0.0.1:8080/v1:my-model")
+    if not match:
+        raise AgentSpecError(f"{spec!r}: {_EXPECTED}")
+    if _PORT_AND_PATH.fullmatch(match["model"]):  # "openai:http://host:8080[/v1]": a URL, no model
+        raise AgentSpecError(f"{spec!r} names no model: {_EXPECTED}")
     return match["url"], match["model"]
 
 
-def _openai(spec: str, transcript: Transcript | None, retries: int) -> tuple[str, AgentFactory]:
+def _openai(
+    spec: str, transcript: Transcript | None, retries: int, fallback: Fallback, settings: Mapping[str, Any]
+) -> tuple[str, AgentFactory]:
+    """``openai:URL:MODEL``'s seat name and factory; ``settings``: `OpenAIChat`'s keyword arguments."""
     url, model = parse_openai_spec(spec)
-    client = OpenAIChat(url, model)  # one connection pool for every seat it plays
+    client = OpenAIChat(url, model, **settings)  # one connection pool for every seat it plays
     name = f"llm:{model}"
 
     def make(context: SeatContext) -> Bot:
@@ -64,6 +81,7 @@ def _openai(spec: str, transcript: Transcript | None, retries: int) -> tuple[str
             transcript=transcript,
             name=name,
             game=context.game,
+            fallback=fallback,
         )
 
     return name, make
@@ -103,9 +121,28 @@ def _imported(spec: str) -> tuple[str, AgentFactory]:
 
 
 def agent_from_spec(
-    spec: str, *, transcript: Transcript | None = None, retries: int = DEFAULT_RETRIES
+    spec: str,
+    *,
+    transcript: Transcript | None = None,
+    retries: int = DEFAULT_RETRIES,
+    fallback: Fallback = "stop",
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    seed: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    concurrency: int | None = None,
 ) -> tuple[str, AgentFactory]:
-    """The seat name and factory of ``--agent SPEC``; ``transcript`` and ``retries``: of a language model."""
+    """The seat name and factory of ``--agent SPEC``. The rest is for a language model:
+    ``transcript``, ``retries`` and ``fallback`` its `LLMAgent`'s; ``temperature``,
+    ``max_tokens``, ``seed`` (sent with every request), ``timeout`` and ``concurrency`` its
+    `OpenAIChat`'s."""
     if spec.lower().startswith("openai:"):
-        return _openai(spec, transcript, retries)
+        settings = {
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "seed": seed,
+            "timeout": timeout,
+            "concurrency": concurrency,
+        }
+        return _openai(spec, transcript, retries, fallback, settings)
     return _imported(spec)

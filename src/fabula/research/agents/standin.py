@@ -1,12 +1,18 @@
 """A stand-in chat-completions server: an OpenAI-compatible endpoint with no model behind it.
 
 It answers ``POST /v1/chat/completions`` (and ``/chat/completions``) with whatever its
-``responder`` says to the messages — scripted replies in tests, or `naive_reply`, which reads the
-prompt's numbered lines and names one at random (a random player that speaks the protocol). It
-lets an `LLMAgent` be tried end to end without a model, a GPU or a network::
+``responder`` says to the messages — scripted replies in tests, or by default `naive_reply`,
+which reads the prompt's numbered lines and names one at random (a random player that speaks the
+protocol). It lets an `LLMAgent` be tried end to end without a model, a GPU or a network::
 
     python -m fabula.research.agents.standin --port 8080 &
     fabula arena --players 4 --games 2 --bots random --agent openai:http://127.0.0.1:8080/v1:stand-in
+
+The default responder is **seeded**: its reply is drawn from a generator seeded with the
+request's ``seed`` (the server's own ``seed`` when a request has none) and the messages
+(`seeded_reply`) — the same request gets the same reply, whatever came before it, in whatever
+order or number of threads requests arrive. So a run with the same seed reproduces its figures
+exactly, against a server just started or one that has answered other runs.
 
 Standard library only (`http.server` in a thread); every request it got is kept in ``requests``.
 
@@ -19,6 +25,7 @@ Standard library only (`http.server` in a thread); every request it got is kept 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -60,12 +67,31 @@ def naive_reply(messages: Sequence[Message], rng: random.Random | None = None) -
     return str(pick)
 
 
-class StandIn:
-    """The server, on ``host`` and a free port (or ``port``), answering in a daemon thread until `close`."""
+def seeded_reply(messages: Sequence[Message], seed: object = 0) -> str:
+    """`naive_reply` drawn from a generator seeded with ``seed`` and the messages themselves: the
+    same messages and seed, the same reply.
 
-    def __init__(self, responder: Responder | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
-        rng = random.Random(0)
-        self.responder: Responder = responder or (lambda messages: naive_reply(messages, rng))
+    >>> prompt = [{"role": "user", "content": 'Vote.\\n  1: a\\n  2: b\\n  3: c\\nReply with JSON only: {"vote": <n>}'}]
+    >>> seeded_reply(prompt, 7) == seeded_reply(prompt, 7)
+    True
+    >>> len({seeded_reply(prompt, seed) for seed in range(20)})  # another seed, another draw
+    3
+    """
+    key = json.dumps([seed, list(messages)], ensure_ascii=False, sort_keys=True)
+    return naive_reply(messages, random.Random(hashlib.sha256(key.encode()).digest()))
+
+
+class StandIn:
+    """The server, on ``host`` and a free port (or ``port``), answering in a daemon thread until
+    `close`. Without a ``responder`` it answers `seeded_reply` with each request's ``seed``, or
+    ``seed`` when the request has none."""
+
+    def __init__(
+        self, responder: Responder | None = None, host: str = "127.0.0.1", port: int = 0, *, seed: int = 0
+    ) -> None:
+        #: the scripted responder, or None: `seeded_reply` with each request's seed
+        self.responder: Responder | None = responder
+        self.seed = seed
         self.requests: list[dict[str, Any]] = []
         #: the Authorization header of each request ("" when none was sent)
         self.authorizations: list[str] = []
@@ -93,7 +119,10 @@ class StandIn:
                 with server._lock:
                     server.requests.append(body)
                     server.authorizations.append(self.headers.get("Authorization", ""))
-                    reply = server.responder(messages)
+                    if server.responder is not None:
+                        reply = server.responder(messages)
+                if server.responder is None:  # (no shared state: outside the lock)
+                    reply = seeded_reply(messages, body.get("seed", server.seed))
                 self._send(
                     200,
                     {
@@ -136,8 +165,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="A stand-in OpenAI-compatible chat endpoint that plays at random.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the replies' seed for a request that sends none (default 0)"
+    )
     args = parser.parse_args(argv)
-    server = StandIn(host=args.host, port=args.port)
+    server = StandIn(host=args.host, port=args.port, seed=args.seed)
     print(f"stand-in chat endpoint at {server.url}", flush=True)
     try:
         threading.Event().wait()
