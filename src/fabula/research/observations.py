@@ -288,6 +288,15 @@ def _items_list(observation: dict[str, Any]) -> list[tuple[str, Any]]:
 _items = dict.items
 
 
+def card_list(deck: DeckLike) -> list[Card]:
+    """The cards of ``deck`` (`DeckLike`): a bare id is a card titled by its id, without a description."""
+    if deck is None:
+        return list(original_deck().cards)
+    if isinstance(deck, Deck):
+        return list(deck.cards)
+    return [card if isinstance(card, Card) else Card(card, card, "") for card in deck]
+
+
 class CardTexts:
     """The titles and descriptions of a deck's cards, each card's JSON written once."""
 
@@ -307,11 +316,7 @@ class CardTexts:
     @classmethod
     def of(cls, deck: DeckLike) -> CardTexts:
         """The texts of ``deck`` (`DeckLike`)."""
-        if deck is None:
-            return cls(original_deck().cards)
-        if isinstance(deck, Deck):
-            return cls(deck.cards)
-        return cls([card if isinstance(card, Card) else Card(card, card, "") for card in deck])
+        return cls(card_list(deck))
 
     def json(self, view: SeatView) -> str:
         """The texts of every card ``view`` names, as a JSON object (module docstring)."""

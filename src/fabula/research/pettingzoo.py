@@ -61,7 +61,7 @@ from fabula.rules.state import GAME_OVER
 
 from .actions import ActionNotAvailable, next_seat
 from .observations import DeckLike, Observation
-from .spaces import action_space, observation_space
+from .spaces import action_space, observation_space, vector_space
 from .table import Move, NotReset, Table
 
 __all__ = [
@@ -99,10 +99,11 @@ class _TableEnv:
         render_mode: str | None = None,
         illegal: Illegal = "terminate",
         illegal_reward: float = -1.0,
+        observations: str = "text",
     ) -> None:
         if illegal not in ILLEGAL_CHOICES:
             raise ValueError(f"illegal is one of {', '.join(map(repr, ILLEGAL_CHOICES))}; got {illegal!r}.")
-        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues)
+        self.table = Table(mode, players, options=options, seed=seed, deck=deck, clues=clues, observations=observations)
         self.render_mode = render_mode
         #: whether an illegal move raises (``illegal="raise"``) rather than ends the episode
         self.raises = illegal == "raise"
@@ -110,7 +111,10 @@ class _TableEnv:
         self.possible_agents = list(self.table.agents)
         self.agents = list(self.possible_agents)
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
-            a: observation_space(self.table.space) for a in self.possible_agents
+            a: observation_space(self.table.space)
+            if self.table.vectors is None
+            else vector_space(self.table.space, self.table.vectors[0])
+            for a in self.possible_agents
         }
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: action_space(self.table.space) for a in self.possible_agents
@@ -356,11 +360,14 @@ def env(
     render_mode: str | None = None,
     illegal: Illegal = "terminate",
     illegal_reward: float = -1.0,
+    observations: str = "text",
 ) -> FabulaAECEnv:
     """The AEC environment of one table (module docstring). ``deck``: the original deck if
     ``None`` (`fabula.research.observations.DeckLike`); ``clues``: a clue vocabulary, or ``None``
     for free-text clues; ``illegal``: ``"terminate"`` (an illegal move ends the episode, the mover
-    rewarded ``illegal_reward``) or ``"raise"``."""
+    rewarded ``illegal_reward``) or ``"raise"``; ``observations``: ``"text"`` (the default: exactly the
+    seat's view, what a language model reads) or ``"vector"`` (``Dict(observation=Box(float32),
+    action_mask=Box(int8))``, `fabula.research.vectors`; needs ``clues``)."""
     return FabulaAECEnv(
         mode,
         players,
@@ -371,6 +378,7 @@ def env(
         render_mode=render_mode,
         illegal=illegal,
         illegal_reward=illegal_reward,
+        observations=observations,
     )
 
 
@@ -385,6 +393,7 @@ def parallel_env(
     render_mode: str | None = None,
     illegal: Illegal = "terminate",
     illegal_reward: float = -1.0,
+    observations: str = "text",
 ) -> FabulaParallelEnv:
     """The parallel environment of one table (arguments as `env`)."""
     return FabulaParallelEnv(
@@ -397,4 +406,5 @@ def parallel_env(
         render_mode=render_mode,
         illegal=illegal,
         illegal_reward=illegal_reward,
+        observations=observations,
     )

@@ -37,8 +37,9 @@ from fabula.rules import CLUE_MAX, IllegalAction, clean_clue
 
 from .actions import DEFAULT_CLUE, ActionSpace
 from .observations import CARDS_MAX, JSON_CHARSET, VIEW_MAX
+from .vectors import VectorLayout
 
-__all__ = ["CLUE_CHARSET", "DEFAULT_CLUE", "ClueActionSpace", "action_space", "observation_space"]
+__all__ = ["CLUE_CHARSET", "DEFAULT_CLUE", "ClueActionSpace", "action_space", "observation_space", "vector_space"]
 
 #: The ranges of `CLUE_CHARSET`: ASCII letters, digits, punctuation and space; Latin letters with
 #: accents (Latin-1, Latin Extended-A) and the typographic quotes, dashes and ellipsis; CJK
@@ -135,6 +136,19 @@ def observation_space(space: ActionSpace, seed: int | None = None) -> spaces.Dic
         {
             "view": spaces.Text(VIEW_MAX, min_length=2, charset=JSON_CHARSET),
             "cards": spaces.Text(CARDS_MAX, min_length=2, charset=JSON_CHARSET),
+            "action_mask": spaces.Box(0, 1, (space.n,), dtype=np.int8),
+        },
+        seed=seed,
+    )
+
+
+def vector_space(space: ActionSpace, layout: VectorLayout, seed: int | None = None) -> spaces.Dict:
+    """The observation space of ``observations="vector"``: ``Dict(observation=Box(float32),
+    action_mask=Box(int8))``, the shape of PettingZoo's classic environments. Every number of the
+    layout lies in [-1, 100] (embeddings in [-1, 1], scores ÷ 30)."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-1.0, 100.0, (layout.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (space.n,), dtype=np.int8),
         },
         seed=seed,

@@ -13,7 +13,8 @@ from fabula.rules import Action, BlindClue, Game, Tell, clean_clue
 from fabula.rules.events import Event, RoundScored
 
 from .actions import ActionNotAvailable, ActionSpace
-from .observations import CardTexts, DeckLike, Observation, SeatObserver
+from .observations import CardTexts, DeckLike, Observation, SeatObserver, card_list
+from .vectors import CardEmbeddings, VectorLayout
 
 __all__ = ["Move", "NotReset", "Table"]
 
@@ -46,10 +47,22 @@ class Table:
         seed: int | None,
         deck: DeckLike,
         clues: Sequence[str] | None,
+        observations: str = "text",
     ) -> None:
+        if observations not in ("text", "vector"):
+            raise ValueError(f"observations is 'text' or 'vector'; got {observations!r}.")
+        if observations == "vector" and clues is None:
+            raise ValueError(
+                "observations='vector' needs a clue vocabulary (clues=[...]): a learner's action is a"
+                " number, and a free-text clue is not one."
+            )
         self.mode, self.players, self.options = mode, players, dict(options or {})
         self.space = ActionSpace.create(mode, players, self.options, clues)
         self.texts = CardTexts.of(deck)
+        #: the vector layout and the deck's embeddings (``observations="vector"``), else None
+        self.vectors: tuple[VectorLayout, CardEmbeddings] | None = None
+        if observations == "vector":
+            self.vectors = (VectorLayout.of(self.space), CardEmbeddings(card_list(deck)))
         self._texts = SeatObserver(self.texts)
         self.rng = np.random.default_rng(seed)
         self.agents = [f"seat_{seat}" for seat in range(players)]
@@ -100,8 +113,13 @@ class Table:
             return found[1]
         awaiting = game.awaiting  # (read once for both)
         ids, mask = self.space.legal_with_mask(game, seat, () if self.ended else awaiting)
-        texts = self._texts
-        observation = _pending(texts.texts_of, texts.capture(game, seat, awaiting), mask)
+        observation: Observation
+        if self.vectors is not None:
+            layout, embeddings = self.vectors
+            observation = {"observation": layout.encode(game.view(seat), embeddings), "action_mask": mask}  # type: ignore[assignment]
+        else:
+            texts = self._texts
+            observation = _pending(texts.texts_of, texts.capture(game, seat, awaiting), mask)
         self._observed[seat] = (moves, observation, ids)
         return observation
 
