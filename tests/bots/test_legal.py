@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from fabula.bots.arena import MOVES_PER_SEAT_PER_ROUND, blank_clue
 from fabula.bots.base import BOT_LEVELS, Bot, make_bot
+from fabula.bots.playing import MOVES_PER_SEAT_PER_ROUND, blank_clue
 from fabula.bots.random_player import random_action
 from fabula.cards.original import original_deck
 from fabula.rules import (

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from fabula.bots.arena import checked_move, run_arena
+from fabula.bots.arena import run_arena
+from fabula.bots.playing import checked_move
 from fabula.research.search import search_agents, search_player
 from fabula.rules import Action, Game, Tell
 

@@ -49,34 +49,22 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from fabula.bots.base import Bot, make_bot
 from fabula.cards.model import Card
 from fabula.cards.original import original_deck
 from fabula.rules import (
-    Action,
-    BlindClue,
     Game,
-    IllegalAction,
     Outcome,
-    Phase,
-    PlaceRed,
-    Play,
-    Propose,
     RoundResult,
     Ruleset,
-    Tell,
-    Vote,
-    clean_clue,
 )
-from fabula.rules.events import RoundScored
-from fabula.rules.resampling import resample
+
+from .playing import play_game
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
-#: a round that takes more moves than this (per seat) is a bot that keeps changing its mind
-MOVES_PER_SEAT_PER_ROUND = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,22 +84,6 @@ class SeatContext:
 
 #: Makes the player of one seat for one game.
 AgentFactory = Callable[[SeatContext], Bot]
-
-
-class ArenaError(RuntimeError):
-    """A bot broke the game: an illegal move, or a round that never ends."""
-
-
-class IllegalBotMove(ArenaError):
-    """A bot returned a move that is not among its seat's legal moves (a bug in that bot)."""
-
-    def __init__(self, level: str, seat: int, move: object, reason: str, game: Game) -> None:
-        self.level, self.seat, self.move, self.reason = level, seat, move, reason
-        super().__init__(
-            f"bot level {level!r} at seat {seat} made an illegal move: {move!r} "
-            f"({reason}; {game.mode} with {game.seats} seats, seed {game.seed}, round {game.round}, "
-            f"{game.phase.value} phase)"
-        )
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -142,89 +114,6 @@ def seat_levels(bots: Sequence[str], players: int) -> list[str]:
     if not bots:
         raise ValueError("name at least one bot level")
     return [bots[i % len(bots)] for i in range(players)]
-
-
-def blank_clue(action: Action) -> Action:
-    """``action`` as `Game.legal_actions` lists it: a `Tell` or `BlindClue` with ``clue=None``."""
-    if type(action) is Tell:
-        return Tell(action.seat, action.card, None)
-    if type(action) is BlindClue:
-        return BlindClue(action.seat, None)
-    return action
-
-
-_ACTION_TYPES = (Tell, BlindClue, Play, Propose, Vote, PlaceRed)
-
-
-class SearchingBot(Bot, Protocol):
-    """A player that searches games (MCTS and the like): besides its seat's view it is given a
-    game its seat cannot tell from the real one, its hidden part drawn anew
-    (`fabula.rules.resampling`) — never the real game, whose hidden cards it would read."""
-
-    rng: random.Random
-
-    def search(self, sample: Game, seat: int, legal: Sequence[Action]) -> Action:
-        """One of ``legal``, chosen by searching ``sample``."""
-        ...
-
-
-def checked_move(bot: Bot, level: str, game: Game, seat: int) -> Action:
-    """Ask ``bot`` (of ``level``) for ``seat``'s move; `IllegalBotMove` unless it is legal now."""
-    legal = game.legal_actions(seat)
-    move: object
-    if hasattr(bot, "search"):  # (not isinstance: a runtime protocol check costs more than a random bot's move)
-        searcher: SearchingBot = bot  # type: ignore[assignment]
-        move = searcher.search(resample(game, seat, searcher.rng), seat, legal)
-    else:
-        move = bot.choose(game.view(seat).to_json(), legal)
-    if not isinstance(move, _ACTION_TYPES):
-        raise IllegalBotMove(level, seat, move, "not an action", game)
-    if move.seat != seat:
-        raise IllegalBotMove(level, seat, move, f"a move for seat {move.seat}", game)
-    if blank_clue(move) not in legal:
-        raise IllegalBotMove(level, seat, move, f"not one of the {len(legal)} legal moves", game)
-    if isinstance(move, Tell | BlindClue):
-        try:
-            clean_clue(move.clue)
-        except IllegalAction as error:
-            raise IllegalBotMove(level, seat, move, f"{error.code}: {error.message}", game) from error
-    return move
-
-
-def play_game(
-    game: Game,
-    bots: Sequence[Bot],
-    levels: Sequence[str],
-    rng: random.Random,
-    on_round: Callable[[RoundResult], object] | None = None,
-) -> Game:
-    """Play ``game`` to its end, seat s moving with ``bots[s]`` (of level ``levels[s]``); when several
-    seats are awaited, ``rng`` picks which moves next. ``on_round`` is told each round's result."""
-    limit = MOVES_PER_SEAT_PER_ROUND * game.seats
-    moves, round_ = 0, game.round
-    while game.phase is not Phase.OVER:
-        awaiting = game.awaiting
-        seat = awaiting[0] if len(awaiting) == 1 else awaiting[rng.randrange(len(awaiting))]
-        move = checked_move(bots[seat], levels[seat], game, seat)
-        try:
-            events = game.apply(move)
-        except IllegalAction as error:  # checked_move lets nothing through that apply refuses
-            raise IllegalBotMove(levels[seat], seat, move, f"{error.code}: {error.message}", game) from error
-        if game.round != round_:
-            moves, round_ = 0, game.round
-        else:
-            moves += 1
-            if moves > limit:
-                raise ArenaError(
-                    f"round {round_} of a {game.mode} game with {game.seats} seats (seed {game.seed}) took over "
-                    f"{limit} moves: the bots keep changing their moves; the last was {move!r} by level "
-                    f"{levels[seat]!r} at seat {seat}"
-                )
-        if on_round is not None:
-            for event in events:
-                if type(event) is RoundScored:
-                    on_round(event.result)
-    return game
 
 
 @dataclass

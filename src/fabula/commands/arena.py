@@ -183,20 +183,13 @@ def run(
     per-round JSON-lines file; ``transcript``: where language-model agents log every prompt and
     reply; ``retries``, ``fallback``, ``temperature``, ``max_tokens``, ``timeout``: theirs (and
     ``seed``, sent with each request); ``concurrency``: games at a time (and requests in flight)."""
-    from fabula.bots.arena import ArenaError, run_arena
     from fabula.bots.base import BOT_LEVELS
-    from fabula.bots.semantic.encoder import ModelMissing
-    from fabula.research.agents import EndpointFailed
     from fabula.research.agents.client import DEFAULT_TIMEOUT
-    from fabula.rules import RulesError
 
     unknown = [level for level in bots if level not in BOT_LEVELS]
     if (not bots and not agents) or unknown:
-        print(
-            f"error: unknown bot level {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"the levels are {', '.join(BOT_LEVELS)}",
-            file=sys.stderr,
-        )
+        levels = f"the levels are {', '.join(BOT_LEVELS)}"
+        print(f"error: unknown bot level {', '.join(map(repr, unknown)) or '(none given)'}; {levels}", file=sys.stderr)
         return 2
     wrong = _wrong_settings(
         agents,
@@ -228,43 +221,85 @@ def run(
             print(f"error: {error}", file=sys.stderr)
             return 2
         seated = [*bots, *factories]
-        # disable=None: a bar only when stderr is a terminal.
-        with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
-            try:
-                report = run_arena(
-                    mode,
-                    players,
-                    games,
-                    seated,
-                    seed=seed,
-                    options=options,
-                    language=language,
-                    progress=bar.update,
-                    agents=factories,
-                    record=record,
-                    concurrency=concurrency,
-                )
-            except EndpointFailed as error:
-                bar.close()
-                print(
-                    f"error: {error}\nThe run is stopped: a model that cannot be reached would be measured as a "
-                    "random player. Check that the server is up at that URL (and the model's name), or pass "
-                    "--fallback random to play a random move whenever the endpoint fails.",
-                    file=sys.stderr,
-                )
-                return ENDPOINT_FAILED
-            except RulesError as error:
-                bar.close()
-                print(f"error: {error.code}: {error.message}", file=sys.stderr)
-                return 2
-            except (ModelMissing, ValueError) as error:
-                bar.close()
-                print(f"error: {error}", file=sys.stderr)
-                return 2
-            except ArenaError as error:
-                bar.close()
-                print(f"error: {error}", file=sys.stderr)
-                return 1
+        played = _play(
+            mode,
+            players,
+            games,
+            seated,
+            seed=seed,
+            options=options,
+            language=language,
+            factories=factories,
+            record=record,
+            concurrency=concurrency,
+        )
+        if isinstance(played, int):
+            return played
+        report = played
+    return _finish(report, seated, made, as_json=as_json)
+
+
+def _play(
+    mode: str,
+    players: int,
+    games: int,
+    seated: Sequence[str],
+    *,
+    seed: int,
+    options: Mapping[str, Any],
+    language: str,
+    factories: Mapping[str, AgentFactory],
+    record: Any,
+    concurrency: int,
+) -> ArenaReport | int:
+    """`run_arena` with a progress bar: its report, or the exit code of what stopped it (said)."""
+    from fabula.bots.arena import run_arena
+    from fabula.bots.playing import ArenaError
+    from fabula.bots.semantic.encoder import ModelMissing
+    from fabula.research.agents import EndpointFailed
+    from fabula.rules import RulesError
+
+    # disable=None: a bar only when stderr is a terminal.
+    with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
+        try:
+            return run_arena(
+                mode,
+                players,
+                games,
+                seated,
+                seed=seed,
+                options=options,
+                language=language,
+                progress=bar.update,
+                agents=factories,
+                record=record,
+                concurrency=concurrency,
+            )
+        except EndpointFailed as error:
+            bar.close()
+            print(
+                f"error: {error}\nThe run is stopped: a model that cannot be reached would be measured as a "
+                "random player. Check that the server is up at that URL (and the model's name), or pass "
+                "--fallback random to play a random move whenever the endpoint fails.",
+                file=sys.stderr,
+            )
+            return ENDPOINT_FAILED
+        except RulesError as error:
+            bar.close()
+            print(f"error: {error.code}: {error.message}", file=sys.stderr)
+            return 2
+        except (ModelMissing, ValueError) as error:
+            bar.close()
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        except ArenaError as error:
+            bar.close()
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+
+
+def _finish(report: ArenaReport, seated: Sequence[str], made: Mapping[str, list[Bot]], *, as_json: bool) -> int:
+    """Print the arena's figures (and a warning for each model whose endpoint failed)."""
     counts = _counts(made)
     for name, count in counts.items():
         if count["failures"]:

@@ -1,6 +1,6 @@
 """OpenSpiel's MCTS and IS-MCTS as players of the arena (`fabula arena`, the baselines).
 
-Each is a `fabula.bots.arena.SearchingBot`: at every move the arena hands it a game its seat
+Each is a `fabula.bots.playing.SearchingBot`: at every move the arena hands it a game its seat
 cannot tell from the real one (`fabula.rules.resampling`), never the real game. The player puts
 that sample into ``python_fabula_dixit`` (`fabula.research.openspiel`, terminal rewards, the
 clue vocabulary as actions) and asks OpenSpiel's Python bot for a move:
