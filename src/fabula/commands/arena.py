@@ -276,26 +276,23 @@ def _play(
                 concurrency=concurrency,
             )
         except EndpointFailed as error:
-            bar.close()
-            print(
-                f"error: {error}\nThe run is stopped: a model that cannot be reached would be measured as a "
-                "random player. Check that the server is up at that URL (and the model's name), or pass "
-                "--fallback random to play a random move whenever the endpoint fails.",
-                file=sys.stderr,
+            stopped, code = (
+                (
+                    f"{error}\nThe run is stopped: a model that cannot be reached would be measured as a random "
+                    "player. Check that the server is up at that URL (and the model's name), or pass --fallback "
+                    "random to play a random move whenever the endpoint fails."
+                ),
+                ENDPOINT_FAILED,
             )
-            return ENDPOINT_FAILED
         except RulesError as error:
-            bar.close()
-            print(f"error: {error.code}: {error.message}", file=sys.stderr)
-            return 2
+            stopped, code = f"{error.code}: {error.message}", 2
         except (ModelMissing, ValueError) as error:
-            bar.close()
-            print(f"error: {error}", file=sys.stderr)
-            return 2
+            stopped, code = str(error), 2
         except ArenaError as error:
-            bar.close()
-            print(f"error: {error}", file=sys.stderr)
-            return 1
+            stopped, code = str(error), 1
+    # (said once the bar is gone, so that it does not cut the line)
+    print(f"error: {stopped}", file=sys.stderr)
+    return code
 
 
 def _finish(report: ArenaReport, seated: Sequence[str], made: Mapping[str, list[Bot]], *, as_json: bool) -> int:

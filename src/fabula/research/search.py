@@ -24,8 +24,10 @@ random rollouts, which read no clue: these players search the scoring, not the p
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -33,7 +35,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from fabula.bots.arena import SeatContext
-from fabula.rules import Action, BlindClue, Game, Tell
+from fabula.rules import Action, Game
 
 from .openspiel import FabulaGame, FabulaState, _Held
 
@@ -52,7 +54,6 @@ class SearchPlayer:
         if kind not in KINDS:
             raise ValueError(f"unknown search {kind!r}; one of {', '.join(KINDS)}")
         self.kind, self.simulations, self.rng = kind, simulations, rng
-        self._games: dict[tuple[str, int, str], FabulaGame] = {}
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:  # noqa: ARG002 - the Bot protocol's
         raise TypeError("a search player moves by `search` (the arena calls it with a sample of the game)")
@@ -60,7 +61,7 @@ class SearchPlayer:
     def search(self, sample: Game, seat: int, legal: Sequence[Action]) -> Action:  # noqa: ARG002 - its legal ids
         """The move OpenSpiel's search picks at ``seat`` of ``sample`` (one of ``legal``: the search
         reads them off the sample)."""
-        game = self._game(sample)
+        game = _openspiel_game(sample.mode, sample.seats, json.dumps(sample.rules.options.to_json(sample.mode)))
         state: FabulaState = game.new_initial_state()
         state._held, state._seat = _Held(sample.copy()), seat
         numpy_rng = np.random.RandomState(self.rng.getrandbits(32))
@@ -70,21 +71,16 @@ class SearchPlayer:
             bot = mcts.MCTSBot(game, UCT_C, self.simulations, evaluator, random_state=numpy_rng)
         else:
             bot = ismcts.ISMCTSBot(game, evaluator, UCT_C, self.simulations, random_state=numpy_rng)
-        action = game.space.action(sample, seat, int(bot.step(state)))  # (IS-MCTS gives numpy ints)
-        if isinstance(action, Tell | BlindClue) and action.clue is None:  # (the vocabulary names every clue)
-            raise AssertionError(f"the search gave a clue move without its clue: {action!r}")
-        return action
+        # (the vocabulary is part of every clue id: the action comes with its clue)
+        return game.space.action(sample, seat, int(bot.step(state)))  # (IS-MCTS gives numpy ints)
 
-    def _game(self, sample: Game) -> FabulaGame:
-        options = sample.rules.options.to_json(sample.mode)
-        key = (sample.mode, sample.seats, repr(sorted(options.items())))
-        found = self._games.get(key)
-        if found is None:
-            import json
 
-            params = {"mode": sample.mode, "players": sample.seats, "options": json.dumps(options)}
-            found = self._games[key] = pyspiel.load_game("python_fabula_dixit", {**params, "terminal_rewards": True})
-        return found
+@cache
+def _openspiel_game(mode: str, seats: int, options: str) -> FabulaGame:
+    """The game of one table, loaded once per process (an arena makes a player per seat per game)."""
+    params = {"mode": mode, "players": seats, "options": options, "terminal_rewards": True}
+    game: FabulaGame = pyspiel.load_game("python_fabula_dixit", params)
+    return game
 
 
 def search_player(kind: str, simulations: int = 100) -> Callable[[SeatContext], SearchPlayer]:
