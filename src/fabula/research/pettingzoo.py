@@ -33,6 +33,12 @@ available (``options`` as `fabula.rules.Options` takes them).
   illegal move it makes none (each illegal mover gets the penalty). ``illegal="raise"`` raises
   instead — `ActionNotAvailable` (a `ValueError`) or `fabula.rules.IllegalAction` — and the game
   is unchanged, the episode goes on.
+- **Opponents.** ``opponents={"seat_1": "hard", "seat_2": policy, …}`` seats built-in bots,
+  bots, arena agent factories or policies (`fabula.research.opponents`) that the env plays
+  itself whenever the table waits for them: its agents are the other seats, which see only their
+  own turns; points scored during the opponents' moves are the agents' rewards at their next
+  turn. In the AEC env the opponents move in `next_seat` order like any seat; in a parallel step,
+  after the agents' moves. An opponent's illegal move raises `OpponentError`.
 
 >>> import numpy as np
 >>> aec = env(mode="odyssey", players=4, options={"storyteller_cycles": 1}, seed=1, clues=["Freedom"])
@@ -60,7 +66,8 @@ from fabula.rules import Action, Game, IllegalAction
 from fabula.rules.state import GAME_OVER
 
 from .actions import ActionNotAvailable, next_seat
-from .observations import DeckLike, Observation
+from .observations import DeckLike, Observation, card_list
+from .opponents import Opponent, OpponentError, Opponents, add_points
 from .spaces import action_space, observation_space, vector_space
 from .table import Move, NotReset, Table
 
@@ -70,6 +77,8 @@ __all__ = [
     "FabulaParallelEnv",
     "Illegal",
     "NotReset",
+    "Opponent",
+    "OpponentError",
     "Table",
     "env",
     "parallel_env",
@@ -100,6 +109,7 @@ class _TableEnv:
         illegal: Illegal = "terminate",
         illegal_reward: float = -1.0,
         observations: str = "text",
+        opponents: Mapping[str, Opponent] | None = None,
     ) -> None:
         if illegal not in ILLEGAL_CHOICES:
             raise ValueError(f"illegal is one of {', '.join(map(repr, ILLEGAL_CHOICES))}; got {illegal!r}.")
@@ -108,7 +118,9 @@ class _TableEnv:
         #: whether an illegal move raises (``illegal="raise"``) rather than ends the episode
         self.raises = illegal == "raise"
         self.illegal_reward = float(illegal_reward)
-        self.possible_agents = list(self.table.agents)
+        #: the seats the env plays itself (`fabula.research.opponents`), or None
+        self.opponents = Opponents(self.table, opponents, card_list(deck)) if opponents else None
+        self.possible_agents = list(self.table.agents if self.opponents is None else self.opponents.learners)
         self.agents = list(self.possible_agents)
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
             a: observation_space(self.table.space)
@@ -127,6 +139,17 @@ class _TableEnv:
         if not self.table.dealt:
             raise NotReset("game")
         return self.table.game
+
+    def _deal(self, seed: int | None) -> None:
+        """Deal a new game (``seed`` as `reset`'s); with opponents, they move until the table waits
+        for a learner."""
+        self.table.reset(seed)
+        if self.opponents is not None:
+            self.opponents.deal()
+            scored = self.opponents.settle()
+            # (every seat moves in every round — tells, plays or votes — so no round is over
+            # before the learners' first move)
+            assert scored is None, "a round was scored before any learner moved"
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -160,18 +183,23 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rewarded = False
-        self.agent_selection = self.table.agents[self.game.awaiting[0]]
+        # the first seat the table waits for (with opponents: the first learner it waits for)
+        opponents = self.opponents
+        first = next(seat for seat in self.game.awaiting if opponents is None or seat not in opponents.seats)
+        self.agent_selection = self.table.agents[first]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``seed`` reseeds the env's generator; ``options`` is not used (the game's
         options are the env's: make another env for others)."""
         del options
-        self.table.reset(seed)
+        self._deal(seed)
         self._start()
 
     def observe(self, agent: str) -> Observation:
         if not self.table.dealt:
             raise NotReset("observe")
+        if agent not in self.observation_spaces:
+            raise ValueError(f"{agent!r} is no agent of this env (its agents: {self.possible_agents}).")
         return self.table.observe(self.table.seat_of[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, dict[str, Any], Move | None]:
@@ -214,22 +242,33 @@ class FabulaAECEnv(_TableEnv, AECEnv[str, dict[str, Any], Move | None]):
             return
         self._cumulative_rewards[agent] = 0
         points = None if len(events) == 1 else table.points(events)  # (one event: nothing scored)
-        rewards = self.rewards
+        game = table.game
+        following = None if game.phase is GAME_OVER else next_seat(game, seat)
+        opponents = self.opponents
+        if opponents is not None and following in opponents.seats:  # they move until a learner's turn
+            following, more = opponents.play_turns(following)
+            points = add_points(points, more)
         if points is not None:
-            for other, seat_points in zip(table.agents, points, strict=True):
-                rewards[other] = seat_points
+            self._reward(points)
         elif self._rewarded:  # the last step's points are not this one's
+            rewards = self.rewards
             for other in rewards:
                 rewards[other] = 0
         self._rewarded = points is not None
-        game = table.game
-        if game.phase is GAME_OVER:
+        if following is None:  # the game is over
             self.terminations = dict.fromkeys(self.agents, True)
-            self.agent_selection = table.agents[(seat + 1) % table.players]
+            agents = self.agents
+            self.agent_selection = agents[(agents.index(agent) + 1) % len(agents)]
         else:
-            self.agent_selection = table.agents[next_seat(game, seat)]
+            self.agent_selection = table.agents[following]
         if points is not None:  # (otherwise every reward is 0: nothing to add)
             self._accumulate_rewards()
+
+    def _reward(self, points: list[int]) -> None:
+        """Each agent's reward: its points, by seat (an opponent's are nobody's reward)."""
+        rewards, seat_of = self.rewards, self.table.seat_of
+        for other in rewards:
+            rewards[other] = points[seat_of[other]]
 
     def _end_illegally(self, agent: str, refusal: Exception) -> None:
         """End the episode on ``agent``'s illegal move, as PettingZoo's ``TerminateIllegalWrapper``
@@ -264,14 +303,14 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         table = self.table
-        return {agent: table.observe(seat) for seat, agent in enumerate(table.agents)}
+        return {agent: table.observe(table.seat_of[agent]) for agent in self.possible_agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         """A new game (``seed`` as in the AEC env; ``options`` not used)."""
         del options
-        self.table.reset(seed)
+        self._deal(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), {agent: {} for agent in self.agents}
 
@@ -284,15 +323,18 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        """Every awaited seat's move at once (the others' are ignored: their masks are all zero).
-        `ActionNotAvailable` when an awaited seat has no move in ``actions``."""
+        """Every awaited seat's move at once (the others' are ignored: their masks are all zero),
+        then the opponents' (`Opponents.settle`). `ActionNotAvailable` when an awaited seat has no
+        move in ``actions``."""
         table = self.table
         if not table.dealt:
             raise NotReset("step")
         game = table.game
         if game.phase is GAME_OVER or table.ended:
             raise ActionNotAvailable("The episode is over: reset the env.")
-        awaiting, phase = game.awaiting, game.phase
+        awaiting, phase, opponents = game.awaiting, game.phase, self.opponents
+        if opponents is not None:  # (they move after the learners)
+            awaiting = tuple(seat for seat in awaiting if seat not in opponents.seats)
         missing = [table.agents[seat] for seat in awaiting if table.agents[seat] not in actions]
         if missing:
             raise ActionNotAvailable(f"The table waits for {missing}: give their moves too.")
@@ -319,10 +361,10 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
                 # a teammate put the team's card down first (or the phase is complete)
                 infos[agent]["dropped"] = actions[agent]
                 continue
-            points = table.points(game.apply(checked[seat]))
-            for other, seat_points in zip(table.agents, points or [0] * table.players, strict=True):
-                rewards[other] += seat_points
-        if table.game.is_over:
+            self._add(rewards, table.points(game.apply(checked[seat])))
+        if opponents is not None and not game.is_over:
+            self._add(rewards, opponents.settle())
+        if game.is_over:
             return self._end(rewards, infos)
         return (
             self._observations(),
@@ -331,6 +373,13 @@ class FabulaParallelEnv(_TableEnv, ParallelEnv[str, dict[str, Any], Move]):
             dict.fromkeys(self.agents, False),
             infos,
         )
+
+    def _add(self, rewards: dict[str, float], points: list[int] | None) -> None:
+        """Add points, by seat, to the agents' rewards (an opponent's are nobody's reward)."""
+        if points is not None:
+            seat_of = self.table.seat_of
+            for agent in rewards:
+                rewards[agent] += points[seat_of[agent]]
 
     def _end(
         self, rewards: dict[str, float], infos: dict[str, dict[str, Any]]
@@ -361,13 +410,16 @@ def env(
     illegal: Illegal = "terminate",
     illegal_reward: float = -1.0,
     observations: str = "text",
+    opponents: Mapping[str, Opponent] | None = None,
 ) -> FabulaAECEnv:
     """The AEC environment of one table (module docstring). ``deck``: the original deck if
     ``None`` (`fabula.research.observations.DeckLike`); ``clues``: a clue vocabulary, or ``None``
     for free-text clues; ``illegal``: ``"terminate"`` (an illegal move ends the episode, the mover
     rewarded ``illegal_reward``) or ``"raise"``; ``observations``: ``"text"`` (the default: exactly the
     seat's view, what a language model reads) or ``"vector"`` (``Dict(observation=Box(float32),
-    action_mask=Box(int8))``, `fabula.research.vectors`; needs ``clues``)."""
+    action_mask=Box(int8))``, `fabula.research.vectors`; needs ``clues``); ``opponents``: the seats the
+    env plays itself, by name — a bot level, a bot, an arena agent factory or a policy
+    (`fabula.research.opponents`) — which are then no agents of the env."""
     return FabulaAECEnv(
         mode,
         players,
@@ -379,6 +431,7 @@ def env(
         illegal=illegal,
         illegal_reward=illegal_reward,
         observations=observations,
+        opponents=opponents,
     )
 
 
@@ -394,6 +447,7 @@ def parallel_env(
     illegal: Illegal = "terminate",
     illegal_reward: float = -1.0,
     observations: str = "text",
+    opponents: Mapping[str, Opponent] | None = None,
 ) -> FabulaParallelEnv:
     """The parallel environment of one table (arguments as `env`)."""
     return FabulaParallelEnv(
@@ -407,4 +461,5 @@ def parallel_env(
         illegal=illegal,
         illegal_reward=illegal_reward,
         observations=observations,
+        opponents=opponents,
     )
