@@ -251,6 +251,12 @@ def _ai_eval(args: argparse.Namespace) -> int:
     return run_eval(args.rounds, args.cards, args.memory, args.online, args.json)
 
 
+def _ai_split(args: argparse.Namespace) -> int:
+    from fabula.commands.ai import run_split
+
+    return run_split(args.rounds, args.out)
+
+
 def _ai_export(args: argparse.Namespace) -> int:
     from fabula.commands.ai import run_export
 
@@ -260,7 +266,8 @@ def _ai_export(args: argparse.Namespace) -> int:
 
 
 def _add_ai_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """`fabula ai eval`: the AI players measured against human play; `fabula ai export`: data for it."""
+    """`fabula ai eval`: the AI players measured against human play; `fabula ai split`: its tuning and
+    held-out rounds; `fabula ai export`: data for it."""
     ai = commands.add_parser("ai", help="measure the AI players against rounds of human play; export played rounds")
     actions = ai.add_subparsers(dest="ai_command", required=True, metavar="AI_COMMAND")
     evaluation = actions.add_parser("eval", help="how often the guesser finds the storyteller's card")
@@ -270,6 +277,16 @@ def _add_ai_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
     evaluation.add_argument("--online", action="store_true", help="remember each round once it is guessed")
     evaluation.add_argument("--json", action="store_true", help="print one JSON object")
     evaluation.set_defaults(run=_ai_eval)
+    split = actions.add_parser(
+        "split",
+        help="part rounds into those the guesser was tuned on and the held-out others",
+        description="Write DIR/tuning.jsonl (the rounds the shipped guesser was tuned on: the first half of the "
+        "shared val.jsonl) and DIR/heldout.jsonl (every other round), each line as it was, in file order "
+        '(docs/ai.md, "Measured").',
+    )
+    split.add_argument("rounds", metavar="ROUNDS.jsonl", help="rounds, one JSON object a line")
+    split.add_argument("--out", required=True, metavar="DIR", help="the folder to write the two files in")
+    split.set_defaults(run=_ai_split)
     export = actions.add_parser(
         "export",
         help="played rounds (arena logs, a server's finished games) as rounds for `fabula ai eval`",

@@ -1,14 +1,20 @@
-"""`fabula ai eval`: the guesser measured against rounds of human play; `fabula ai export`: played
-rounds (arena logs, a server's games) in the format of that data."""
+"""`fabula ai eval`: the guesser measured against rounds of human play; `fabula ai split`: a rounds
+file parted into the rounds the guesser was tuned on and the held-out others; `fabula ai export`:
+played rounds (arena logs, a server's games) in the format of that data."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
+
+if TYPE_CHECKING:
+    from fabula.bots.semantic.memory import PastRound
 
 
 def unreadable(error: OSError | ValueError) -> int:
@@ -34,6 +40,7 @@ def run_eval(rounds_path: str, cards_path: str, memory_path: str | None, online:
     if not rounds:
         print(f"error: {rounds_path} holds no rounds", file=sys.stderr)
         return 2
+    warn_overlaps(rounds_path, rounds, memory)
     # disable=None: a bar only when stderr is a terminal.
     with tqdm(total=len(memory) + len(rounds), unit="round", disable=None, leave=False) as bar:
         try:
@@ -53,6 +60,62 @@ def run_eval(rounds_path: str, cards_path: str, memory_path: str | None, online:
     print(f"  {'r with human vote shares':<26}{report.vote_share_r:>9.3f}{report.chance_vote_share_r:>9.3f}")
     print(f"  {'r of the vote-share model':<26}{report.vote_model_r:>9.3f}")
     print(f"  {'time per guess':<26}{report.seconds_per_guess * 1000:>7.2f} ms (clues embedded beforehand)")
+    return 0
+
+
+def warn_overlaps(rounds_path: str, rounds: Sequence[PastRound], memory: Sequence[PastRound]) -> None:
+    """Warn (on standard error) when the rounds evaluated hold tuning rounds, or rounds of the memory."""
+    from fabula.bots.semantic.evaluation import remembered
+    from fabula.bots.semantic.split import HELDOUT_NAME, tuning_keys, tuning_overlap
+
+    tuned = tuning_overlap(rounds)
+    if tuned:
+        print(
+            f"warning: {tuned:,} of the {len(rounds):,} rounds evaluated are among the {len(tuning_keys()):,} rounds "
+            "the guesser was tuned on (the first half of the shared val.jsonl: its weights and MiniLM's adapter "
+            "learned from them), so these figures flatter it. For held-out figures, evaluate the others: "
+            f'`fabula ai split {rounds_path} --out DIR` writes them to DIR/{HELDOUT_NAME} (docs/ai.md, "Measured").',
+            file=sys.stderr,
+        )
+    again = remembered(rounds, memory)
+    if again:
+        print(
+            f"warning: {again:,} of the {len(rounds):,} rounds evaluated are in --memory too: the guesser remembers "
+            "their storyteller's cards.",
+            file=sys.stderr,
+        )
+
+
+def run_split(rounds_path: str, out: str) -> int:
+    """`fabula ai split`: ``rounds_path`` parted into ``out``/tuning.jsonl (the rounds the shipped
+    guesser was tuned on) and ``out``/heldout.jsonl (the others), lines as they were, in order."""
+    from fabula.bots.semantic.split import HELDOUT_NAME, SHARED_SHA256, SPLIT_SHA256, TUNING_NAME, split_lines
+
+    try:
+        tuning, held_out = split_lines(rounds_path)
+        source = hashlib.sha256(Path(rounds_path).read_bytes()).hexdigest()
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        written = {}
+        for name, lines in ((TUNING_NAME, tuning), (HELDOUT_NAME, held_out)):
+            data = "".join(lines).encode("utf-8")
+            (folder / name).write_bytes(data)
+            written[name] = hashlib.sha256(data).hexdigest()
+    except (OSError, ValueError) as error:
+        return unreadable(error)
+    print(
+        f"{len(tuning) + len(held_out):,} rounds: {len(tuning):,} tuning rounds to {folder / TUNING_NAME}, "
+        f"{len(held_out):,} held out to {folder / HELDOUT_NAME}",
+        file=sys.stderr,
+    )
+    if source == SHARED_SHA256:
+        same = written == SPLIT_SHA256
+        print(
+            "the shared val.jsonl: "
+            + ("both files are the documented halves, byte for byte" if same else "NOT the documented halves"),
+            file=sys.stderr,
+        )
+        return 0 if same else 1
     return 0
 
 

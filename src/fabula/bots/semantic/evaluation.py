@@ -4,7 +4,9 @@ For every round (clue, table, vote shares, storyteller's card — the ``val.json
 guesser gives each card a probability. The figures: top-1 accuracy (its most likely card is the
 storyteller's), mean log-loss of the storyteller's card, and the Pearson correlation, over all
 cards of all rounds, between the probabilities and the share of human votes each card drew; each
-also for chance (a uniform guess over the table).
+also for chance (a uniform guess over the table). How many of the rounds the shipped guesser was
+tuned on (`fabula.bots.semantic.split`), and how many are in the memory too, is counted beside
+them: a figure on such rounds flatters the guesser.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fabula.cards.model import Card
 
 from .guesser import Guesser
 from .memory import ClueMemory, PastRound
+from .split import round_key, tuning_overlap
 
 #: Log-loss floor: a probability is never taken below this.
 EPSILON = 1e-9
@@ -60,6 +63,10 @@ class Report:
     vote_model_r: float
     memory_rounds: int
     seconds_per_guess: float
+    #: rounds evaluated that the shipped guesser was tuned on (`fabula.bots.semantic.split`)
+    tuning_rounds: int = 0
+    #: rounds evaluated that ``memory`` holds too
+    remembered_rounds: int = 0
 
     def to_json(self) -> dict[str, float | int]:
         return {key: (round(value, 4) if isinstance(value, float) else value) for key, value in asdict(self).items()}
@@ -141,4 +148,14 @@ def evaluate(
         vote_model_r=pearson(predicted_votes, shares),
         memory_rounds=len(guesser.memory) if guesser.memory is not None else 0,
         seconds_per_guess=elapsed / count,
+        tuning_rounds=tuning_overlap(rounds),
+        remembered_rounds=remembered(rounds, memory),
     )
+
+
+def remembered(rounds: Sequence[PastRound], memory: Sequence[PastRound]) -> int:
+    """How many of ``rounds`` ``memory`` holds too (`round_key`): their answers are remembered."""
+    if not memory:
+        return 0
+    kept = {round_key(past) for past in memory}
+    return sum(round_key(past) in kept for past in rounds)
