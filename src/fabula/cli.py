@@ -133,6 +133,7 @@ def _arena(args: argparse.Namespace) -> int:
         as_json=args.json,
         agents=args.agent,
         log=args.log,
+        trajectories=args.trajectories,
         transcript=args.transcript,
         retries=args.retries,
         fallback=args.fallback,
@@ -215,6 +216,18 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     arena.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per round (docs/research.md)")
     arena.add_argument(
+        "--trajectories",
+        metavar="FILE.jsonl",
+        help="write one JSON line per move of every seat: its observation, legal action ids, action and reward "
+        "as the research env gives them (docs/research.md)",
+    )
+    _add_llm_arguments(arena)
+    arena.set_defaults(run=_arena)
+
+
+def _add_llm_arguments(arena: argparse.ArgumentParser) -> None:
+    """`fabula arena`'s settings of language-model agents."""
+    arena.add_argument(
         "--transcript", metavar="FILE.jsonl", help="language-model agents: append every prompt and raw reply here"
     )
     arena.add_argument(
@@ -242,7 +255,6 @@ def _add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         metavar="SECONDS",
         help="language-model agents: how long one request may take (default 120)",
     )
-    arena.set_defaults(run=_arena)
 
 
 def _ai_eval(args: argparse.Namespace) -> int:

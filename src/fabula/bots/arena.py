@@ -26,7 +26,9 @@ Seats need not be built-in levels: ``agents`` maps further names to factories (`
 any `Bot` — a language model, a player of one's own — sits beside the built-in bots under its name.
 ``record`` is told one JSON object per round (`round_record`: seats and their names, storyteller,
 clue, table, owners, votes, points, scores; the game's last round also its winners): the
-``fabula arena --log`` format.
+``fabula arena --log`` format. ``trajectory`` is told one JSON object per move of every seat — the
+seat's observation, legal ids, action id and reward as the research env gives them
+(`fabula.research.trajectories`): the ``fabula arena --trajectories`` format.
 
 Overall: the storyteller scored rate, and the share of rounds where every voter (all found) or
 no voter (none found) found the storyteller's card — the two ways a storyteller scores nothing
@@ -49,7 +51,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabula.bots.base import Bot, make_bot
 from fabula.cards.model import Card
@@ -62,6 +64,10 @@ from fabula.rules import (
 )
 
 from .playing import play_game
+
+if TYPE_CHECKING:
+    from fabula.research.actions import ActionSpace
+    from fabula.research.observations import CardTexts
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -290,6 +296,8 @@ class _Played:
     game: Game
     order: list[str]
     results: list[RoundResult]
+    #: the records of its moves (`fabula.research.trajectories`), when asked for
+    moves: list[dict[str, Any]]
 
 
 @dataclass
@@ -307,15 +315,23 @@ class _Arena:
     agents: Mapping[str, AgentFactory]
     record: Callable[[dict[str, Any]], object] | None
     party: bool
+    trajectory: Callable[[dict[str, Any]], object] | None = None
     overall: _Overall = field(default_factory=_Overall)
     by_id: dict[str, Card] = field(init=False)
     deck_ids: list[str] = field(init=False)
     tallies: dict[str, _Tally] = field(init=False)
+    #: for the trajectories: the deck's card texts and the action space (free-text clues)
+    recording: tuple[CardTexts, ActionSpace] = field(init=False)
 
     def __post_init__(self) -> None:
         self.by_id = {card.id: card for card in self.deck}
         self.deck_ids = [card.id for card in self.deck]
         self.tallies = {level: _Tally() for level in dict.fromkeys(self.levels)}
+        if self.trajectory is not None:  # (numpy, imported only then)
+            from fabula.research.actions import ActionSpace
+            from fabula.research.observations import CardTexts
+
+            self.recording = (CardTexts(self.deck), ActionSpace.create(self.mode, self.players, self.options, None))
 
     def player(self, level: str, context: SeatContext) -> Bot:
         """A new player of ``level`` for one seat: an agent's, or a built-in bot."""
@@ -336,8 +352,21 @@ class _Arena:
             for seat, level in enumerate(order)
         ]
         results: list[RoundResult] = []
-        play_game(game, seat_bots, order, random.Random(f"{game_seed}/moves"), results.append)
-        return _Played(number, game, order, results)
+        rng = random.Random(f"{game_seed}/moves")
+        if self.trajectory is None:
+            play_game(game, seat_bots, order, rng, results.append)
+            return _Played(number, game, order, results, [])
+        from fabula.research.trajectories import Trajectory
+
+        texts, space = self.recording
+        moves = Trajectory(number, game, order, texts, options=self.options, space=space)
+
+        def scored(result: RoundResult) -> None:
+            results.append(result)
+            moves.scored(result)
+
+        play_game(game, seat_bots, order, rng, scored, on_move=moves.move)
+        return _Played(number, game, order, results, moves.finish())
 
     def count(self, played: _Played) -> None:
         """A played game's rounds counted (and recorded), then its outcome."""
@@ -354,6 +383,9 @@ class _Arena:
                 records[-1]["winners"] = list(outcome.winners)
             for line in records:
                 self.record(line)
+        if self.trajectory is not None:
+            for move in played.moves:
+                self.trajectory(move)
         _game_of(seat_tallies, outcome)
 
 
@@ -371,13 +403,15 @@ def run_arena(
     agents: Mapping[str, AgentFactory] | None = None,
     record: Callable[[dict[str, Any]], object] | None = None,
     concurrency: int = 1,
+    trajectory: Callable[[dict[str, Any]], object] | None = None,
 ) -> ArenaReport:
     """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
     shuffled each game); ``cards`` defaults to the original deck; ``language``: of the bots' clues;
     ``progress`` is told after each game; ``agents``: names in ``bots`` that are not built-in levels,
     and the factory of each; ``record``: told `round_record` of every round, a game's rounds once
     that game is over (its last round then carries ``winners``); ``concurrency``: games played at a
-    time (the same figures). Raises `fabula.rules.InvalidSetup` for a table the mode
+    time (the same figures); ``trajectory``: told each move's record (`fabula.research.trajectories`),
+    a game's moves once that game is over, after its rounds. Raises `fabula.rules.InvalidSetup` for a table the mode
     does not allow, `ValueError` for an unknown level, `ArenaError` (`IllegalBotMove`) when a bot
     breaks the rules, and what a player raises (the games under way are finished, the rest not
     started)."""
@@ -388,7 +422,7 @@ def run_arena(
     levels = seat_levels(list(bots), players)
     party = Ruleset.create(mode, players, options).mode.clue_before_hand  # InvalidSetup for a bad table
     deck = tuple(cards) if cards is not None else original_deck().cards
-    arena = _Arena(mode, players, options, levels, deck, language, agents or {}, record, party)
+    arena = _Arena(mode, players, options, levels, deck, language, agents or {}, record, party, trajectory)
     rng = random.Random(seed)
     seeds = [rng.getrandbits(63) for _ in range(games)]
     start = time.perf_counter()

@@ -109,15 +109,20 @@ def play_game(
     levels: Sequence[str],
     rng: random.Random,
     on_round: Callable[[RoundResult], object] | None = None,
+    *,
+    on_move: Callable[[Game, int, Action], object] | None = None,
 ) -> Game:
     """Play ``game`` to its end, seat s moving with ``bots[s]`` (of level ``levels[s]``); when several
-    seats are awaited, ``rng`` picks which moves next. ``on_round`` is told each round's result."""
+    seats are awaited, ``rng`` picks which moves next. ``on_round`` is told each round's result;
+    ``on_move`` each move, checked, before it is applied (the game, the seat, the move)."""
     limit = MOVES_PER_SEAT_PER_ROUND * game.seats
     moves, round_ = 0, game.round
     while game.phase is not Phase.OVER:
         awaiting = game.awaiting
         seat = awaiting[0] if len(awaiting) == 1 else awaiting[rng.randrange(len(awaiting))]
         move = checked_move(bots[seat], levels[seat], game, seat)
+        if on_move is not None:
+            on_move(game, seat, move)
         try:
             events = game.apply(move)
         except IllegalAction as error:  # checked_move lets nothing through that apply refuses

@@ -67,6 +67,7 @@ def _counts(made: Mapping[str, Sequence[Bot]]) -> dict[str, dict[str, int]]:
 
 
 def _wrong_settings(
+    bots: Sequence[str],
     agents: Sequence[str],
     *,
     retries: int,
@@ -76,8 +77,15 @@ def _wrong_settings(
     timeout: float | None,
     concurrency: int,
 ) -> str | None:
-    """What is wrong with the language-model settings, if anything: a value out of range, or one
-    given with no language model seated to use it."""
+    """What is wrong with the players or the language-model settings, if anything: an unknown bot
+    level (or no player at all), a value out of range, or one given with no language model seated
+    to use it."""
+    from fabula.bots.base import BOT_LEVELS
+
+    unknown = [level for level in bots if level not in BOT_LEVELS]
+    if (not bots and not agents) or unknown:
+        named = ", ".join(map(repr, unknown)) or "(none given)"
+        return f"unknown bot level {named}; the levels are {', '.join(BOT_LEVELS)}"
     if retries < 0:
         return "--retries cannot be negative"
     if fallback not in ("stop", "random"):
@@ -101,15 +109,16 @@ def _wrong_settings(
     return None
 
 
-def _log_writer(path: str | None, stack: ExitStack) -> Callable[[dict[str, Any]], None] | None:
-    """What writes each round to ``--log`` (one JSON object a line, flushed per game)."""
+def _log_writer(path: str | None, stack: ExitStack, last: str = "winners") -> Callable[[dict[str, Any]], None] | None:
+    """What writes each round to ``--log`` (one JSON object a line, flushed per game: after the
+    line whose ``last`` key is set), or each move to ``--trajectories`` (``last="done"``)."""
     if path is None:
         return None
     handle = stack.enter_context(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - the stack closes it
 
     def write(record: dict[str, Any]) -> None:
         handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        if record.get("winners") is not None:
+        if record.get(last):
             handle.flush()
 
     return write
@@ -169,6 +178,7 @@ def run(
     as_json: bool,
     agents: Sequence[str] = (),
     log: str | None = None,
+    trajectories: str | None = None,
     transcript: str | None = None,
     retries: int = 2,
     fallback: str = "stop",
@@ -180,18 +190,14 @@ def run(
     """Play the arena and print its figures; 2 for a bad request, 1 when a bot breaks the rules,
     `ENDPOINT_FAILED` when a language model's endpoint failed every attempt of a move (unless
     ``fallback="random"``). ``agents``: ``--agent`` specs, seated beside ``bots``; ``log``: the
-    per-round JSON-lines file; ``transcript``: where language-model agents log every prompt and
-    reply; ``retries``, ``fallback``, ``temperature``, ``max_tokens``, ``timeout``: theirs (and
-    ``seed``, sent with each request); ``concurrency``: games at a time (and requests in flight)."""
-    from fabula.bots.base import BOT_LEVELS
+    per-round JSON-lines file; ``trajectories``: the per-move one; ``transcript``: where
+    language-model agents log every prompt and reply; ``retries``, ``fallback``, ``temperature``,
+    ``max_tokens``, ``timeout``: theirs (and ``seed``, sent with each request); ``concurrency``:
+    games at a time (and requests in flight)."""
     from fabula.research.agents.client import DEFAULT_TIMEOUT
 
-    unknown = [level for level in bots if level not in BOT_LEVELS]
-    if (not bots and not agents) or unknown:
-        levels = f"the levels are {', '.join(BOT_LEVELS)}"
-        print(f"error: unknown bot level {', '.join(map(repr, unknown)) or '(none given)'}; {levels}", file=sys.stderr)
-        return 2
     wrong = _wrong_settings(
+        bots,
         agents,
         retries=retries,
         fallback=fallback,
@@ -217,6 +223,7 @@ def run(
         try:
             factories = _agents(agents, stack, transcript, made, llm)
             record = _log_writer(log, stack)
+            trajectory = _log_writer(trajectories, stack, last="done")
         except (OSError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -231,6 +238,7 @@ def run(
             language=language,
             factories=factories,
             record=record,
+            trajectory=trajectory,
             concurrency=concurrency,
         )
         if isinstance(played, int):
@@ -251,6 +259,7 @@ def _play(
     factories: Mapping[str, AgentFactory],
     record: Any,
     concurrency: int,
+    trajectory: Any = None,
 ) -> ArenaReport | int:
     """`run_arena` with a progress bar: its report, or the exit code of what stopped it (said)."""
     from fabula.bots.arena import run_arena
@@ -273,6 +282,7 @@ def _play(
                 progress=bar.update,
                 agents=factories,
                 record=record,
+                trajectory=trajectory,
                 concurrency=concurrency,
             )
         except EndpointFailed as error:

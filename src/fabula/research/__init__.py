@@ -12,5 +12,7 @@ nothing outside their modules imports those, so a plain ``pip install fabula`` w
 - `fabula.research.openspiel` — the OpenSpiel game ``python_fabula_dixit`` (registered on import);
 - `fabula.research.agents` — language-model agents (prompt, reply parser, retries, fallback,
   transcript, an OpenAI-compatible client, a stand-in endpoint);
-- `fabula.research.export` — arena logs and finished games as evaluation rounds (`fabula ai export`).
+- `fabula.research.export` — arena logs and finished games as evaluation rounds (`fabula ai export`);
+- `fabula.research.trajectories` — every move of an arena game as the env shows it: observation,
+  legal ids, action, reward (`fabula arena --trajectories`).
 """
