@@ -8,6 +8,7 @@ nothing outside their modules imports those, so a plain ``pip install fabula`` w
 - `fabula.research.observations` — what a seat observes: its view as JSON, card texts, the mask;
 - `fabula.research.spaces` — those as Gymnasium spaces;
 - `fabula.research.pettingzoo` — ``env(...)`` (AEC) and ``parallel_env(...)``;
+- `fabula.research.state` — their global ``state()``: every seat's observation together;
 - `fabula.research.opponents` — bots, agents and policies the envs play at the seats of ``opponents=``;
 - `fabula.research.openspiel` — the OpenSpiel game ``python_fabula_dixit`` (registered on import);
 - `fabula.research.agents` — language-model agents (prompt, reply parser, retries, fallback,

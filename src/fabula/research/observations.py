@@ -49,6 +49,7 @@ __all__ = [
     "SeatObserver",
     "seat_texts",
     "view_json",
+    "view_text",
 ]
 
 #: Every character the observation texts may hold: printable ASCII (the rest is escaped).
@@ -79,6 +80,11 @@ def _ascii(raw: bytes) -> str:
 def view_json(game: Game, seat: int | None) -> str:
     """The seat's view (``None``: the spectator's) as JSON text in `JSON_CHARSET` (module docstring)."""
     return _ascii(_ENCODE(game.view(seat)))
+
+
+def view_text(view: SeatView) -> str:
+    """A view as JSON text in `JSON_CHARSET`: what `view_json` writes of the view it takes."""
+    return _ascii(_ENCODE(view))
 
 
 def seat_texts(game: Game, seat: int, texts: CardTexts) -> tuple[str, str]:
@@ -320,12 +326,17 @@ class CardTexts:
 
     def json(self, view: SeatView) -> str:
         """The texts of every card ``view`` names, as a JSON object (module docstring)."""
+        return "{" + self.entries(self.named(view)) + "}"
+
+    @staticmethod
+    def named(view: SeatView) -> dict[str, None]:
+        """The cards ``view`` names, in order (the hand, the table, the last round's table), once each."""
         named = dict.fromkeys(view.hand or ())
         named.update(dict.fromkeys([slot.card for slot in view.table]))
         last = view.last_round
         if last is not None:
             named.update(dict.fromkeys(last.table))
-        return "{" + self.entries(named) + "}"
+        return named
 
     def entries(self, cards: Iterable[str]) -> str:
         """The ``"id":{"title":…,"description":…}`` members of ``cards``, comma-separated."""

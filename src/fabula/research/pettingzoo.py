@@ -39,6 +39,8 @@ available (``options`` as `fabula.rules.Options` takes them).
   own turns; points scored during the opponents' moves are the agents' rewards at their next
   turn. In the AEC env the opponents move in `next_seat` order like any seat; in a parallel step,
   after the agents' moves. An opponent's illegal move raises `OpponentError`.
+- **State.** ``state()`` is every seat's observation together (`fabula.research.state`: one JSON
+  text, or with vectors a flat ``float32`` array), in ``state_space``: for centralised critics.
 
 >>> import numpy as np
 >>> aec = env(mode="odyssey", players=4, options={"storyteller_cycles": 1}, seed=1, clues=["Freedom"])
@@ -69,6 +71,7 @@ from .actions import ActionNotAvailable, next_seat
 from .observations import DeckLike, Observation, card_list
 from .opponents import Opponent, OpponentError, Opponents, add_points
 from .spaces import action_space, observation_space, vector_space
+from .state import state_space, table_state
 from .table import Move, NotReset, Table
 
 __all__ = [
@@ -131,6 +134,8 @@ class _TableEnv:
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: action_space(self.table.space) for a in self.possible_agents
         }
+        #: the space of `state`
+        self.state_space = state_space(self.table)
 
     @property
     def game(self) -> Game:
@@ -150,6 +155,13 @@ class _TableEnv:
             # (every seat moves in every round — tells, plays or votes — so no round is over
             # before the learners' first move)
             assert scored is None, "a round was scored before any learner moved"
+
+    def state(self) -> Any:
+        """The whole table now, every seat's observation together (`fabula.research.state`): a JSON
+        text, or with ``observations="vector"`` a ``float32`` array; `NotReset` before `reset`."""
+        if not self.table.dealt:
+            raise NotReset("state")
+        return table_state(self.table)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
