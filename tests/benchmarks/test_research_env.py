@@ -28,3 +28,20 @@ def test_a_short_research_env_run() -> None:
     # generous margin: one short run each on a shared machine)
     assert 0 < figures["env_reading_texts_episodes_per_second"] < 1.5 * figures["env_episodes_per_second"]
     assert all(spent > 0 for spent in figures["microseconds_per_move"].values())
+
+
+def test_vector_mode_is_measured_beside_and_can_be_left_out() -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    research_env = importlib.import_module("research_env")
+    short = ["--seconds=0.1", "--runs=1", "--players=4", '--options={"storyteller_cycles": 1}']
+    figures = research_env.main(short)
+    assert figures["vector_episodes_per_second"] > 0
+    assert figures["ratio_vector"] == round(
+        figures["engine_games_per_second"] / figures["vector_episodes_per_second"], 2
+    )
+    assert figures["vector_moves_per_episode"] == 28  # the same game as the engine's
+    assert figures["vector_moves_per_second"] > 0
+    assert figures["vector_microseconds_per_move"] > 0
+    assert figures["vector_target"] == 3.0
+    left_out = research_env.main([*short, "--no-vector"])
+    assert not [name for name in left_out if "vector" in name]

@@ -4,17 +4,18 @@ seat's observation of its current state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from fabula.rules import Action, BlindClue, Game, Tell, clean_clue
 from fabula.rules.events import Event, RoundScored
+from fabula.rules.views import ViewParts
 
 from .actions import ActionNotAvailable, ActionSpace
 from .observations import CardTexts, DeckLike, Observation, SeatObserver, card_list
-from .vectors import CardEmbeddings, VectorLayout
+from .vectors import CardEmbeddings, Vector, VectorLayout, VectorWriter
 
 __all__ = ["Move", "NotReset", "Table"]
 
@@ -61,8 +62,10 @@ class Table:
         self.texts = CardTexts.of(deck)
         #: the vector layout and the deck's embeddings (``observations="vector"``), else None
         self.vectors: tuple[VectorLayout, CardEmbeddings] | None = None
-        if observations == "vector":
+        self._vector: Callable[[ViewParts], Vector] | None = None
+        if observations == "vector":  # (the deck's embeddings: computed here, once)
             self.vectors = (VectorLayout.of(self.space), CardEmbeddings(card_list(deck)))
+            self._vector = VectorWriter(*self.vectors).write
         self._texts = SeatObserver(self.texts)
         self.rng = np.random.default_rng(seed)
         self.agents = [f"seat_{seat}" for seat in range(players)]
@@ -114,11 +117,10 @@ class Table:
         awaiting = game.awaiting  # (read once for both)
         ids, mask = self.space.legal_with_mask(game, seat, () if self.ended else awaiting)
         observation: Observation
-        if self.vectors is not None:
-            layout, embeddings = self.vectors
-            observation = {"observation": layout.encode(game.view(seat), embeddings), "action_mask": mask}  # type: ignore[assignment]
+        texts, vector = self._texts, self._vector
+        if vector is not None:  # (`VectorLayout.encode` of the seat's view, written from its capture)
+            observation = {"observation": vector(texts.capture(game, seat, awaiting)), "action_mask": mask}  # type: ignore[assignment]
         else:
-            texts = self._texts
             observation = _pending(texts.texts_of, texts.capture(game, seat, awaiting), mask)
         self._observed[seat] = (moves, observation, ids)
         return observation

@@ -36,6 +36,11 @@ same model, so that a clue and the pictures it fits are near in one space. A car
 text (a bare id) has zeros. The embeddings are computed once per deck (`CardEmbeddings`); a clue's
 once per clue.
 
+`VectorLayout.encode` writes the vector of a `SeatView`. The PettingZoo env writes the same vector,
+number for number, with a `VectorWriter`: from a capture of the seat's view
+(`fabula.rules.views.ViewEncoder.capture`, what the text mode takes too), writing what the views of
+a phase share once a phase and each seat's hand rows once per hand.
+
 The hand's positions are those of the action ids (`fabula.research.actions`): hand[h] of the
 view is row h, so a policy can match the vector's rows to its moves.
 
@@ -48,19 +53,22 @@ view is row h, so a policy can match the vector's rows to its moves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import struct
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from fabula.cards.model import Card
-from fabula.rules.views import SeatView
+from fabula.rules.modes import Ruleset
+from fabula.rules.state import SeatSecrets
+from fabula.rules.views import SeatView, ViewHead, ViewParts
 
 from .actions import ActionSpace
 
-__all__ = ["EMBEDDING_WIDTH", "CardEmbeddings", "VectorLayout"]
+__all__ = ["EMBEDDING_WIDTH", "CardEmbeddings", "VectorLayout", "VectorWriter"]
 
 #: The width of a card's (and a clue's) embedding: MiniLM's.
 EMBEDDING_WIDTH = 384
@@ -183,6 +191,230 @@ class VectorLayout:
             vector[start + self.seats + last.storyteller] = 1.0
             vector[start + 2 * self.seats] = last.storyteller_scored
         return vector
+
+
+class VectorWriter:
+    """Seats' vectors from captured views, for one seat after another of a game in play:
+    ``write(parts)`` is ``layout.encode(view, cards)`` number for number, ``view`` being the view
+    ``parts`` were captured of (`fabula.rules.views.ViewEncoder.capture`; tests/research check it
+    at every move of games of every mode).
+
+    A vector is joined from the bytes of its fields' float32 numbers, in one new buffer: what the
+    views of a phase share — the phase, the storyteller, the scores, the voters, the round and
+    piles, the red token, the clue's embedding, the table's rows, the last round — is joined once a
+    phase (once a `ViewHead`); each card's and each clue's bytes are made once; and a seat's own
+    fields are bytes kept by their value (its seat and teammate, who is awaited, who has acted,
+    its flags, how many cards it puts down), so that writing a seat's vector is one join, its hand's
+    rows among the parts, and a few numbers set: its marks on the table, the cards it put down.
+    Each vector is a new array (over a `bytearray` of its own), which stays as it is whatever the
+    game does next.
+    """
+
+    __slots__ = (
+        "_base",
+        "_clues",
+        "_flags",
+        "_hand_rows",
+        "_head",
+        "_last",
+        "_many",
+        "_marks",
+        "_pads",
+        "_phases",
+        "_rows",
+        "_rules",
+        "_scores",
+        "_seated",
+        "_slots",
+        "_table_pads",
+        "_to_play",
+        "_zeros",
+        "cards",
+        "layout",
+    )
+
+    def __init__(self, layout: VectorLayout, cards: CardEmbeddings) -> None:
+        fields, width, seats = layout.fields, cards.width, layout.seats
+        if tuple(fields) != _FIELDS or fields["clue"].stop - fields["clue"].start != 1 + width:
+            raise ValueError(f"a layout of the fields {_FIELDS}, embeddings {width} numbers wide, is written")
+        self.layout, self.cards = layout, cards
+        #: where the hand and the table start, and their rows' numbers
+        self._marks = (fields["hand"].start, 2 + width, fields["table"].start, 5 + width)
+        self._head: ViewHead | None = None
+        self._base: _Base = (b"", b"", b"", b"", b"", (), -1, 0, False)
+        self._rules: tuple[Ruleset, bool, bool] | None = None  # (the rules, teams?, a red token?)
+        #: each seat's own one-hot and its teammate's (zeros without teams)
+        self._seated: list[tuple[bytes, bytes]] = []
+        #: each field's numbers, all zero
+        self._zeros = {name: bytes(4 * (part.stop - part.start)) for name, part in fields.items()}
+        #: the zeros after a hand, and after a table, of k cards
+        self._pads = [bytes(4 * (2 + width) * (layout.hand_size - k)) for k in range(layout.hand_size + 1)]
+        self._table_pads = [bytes(4 * (5 + width) * (layout.table_size - k)) for k in range(layout.table_size + 1)]
+        #: each card's embedding, its row in a hand (present, 0, the embedding), each clue's field
+        #: (1, the embedding): made when first needed
+        self._rows: _Made[str] = _Made(lambda card: _float32(cards[card]))
+        self._hand_rows: _Made[str] = _Made(lambda card: _PRESENT + self._rows[card])
+        self._clues: _Made[str] = _Made(lambda clue: _float32([1.0]) + _float32(cards.clue(clue)))
+        #: a table slot's first numbers (present, not mine, no token, no red token, its number ÷ T)
+        self._slots = [_float32([1.0, 0.0, 0.0, 0.0, (i + 1) / layout.table_size]) for i in range(layout.table_size)]
+        #: 1 for each seat of a tuple (who is awaited, who has acted, who votes)
+        self._many: _Made[tuple[int, ...]] = _Made(lambda some: _float32([float(s in some) for s in range(seats)]))
+        self._phases = {phase: _float32([float(phase == p) for p in _PHASES]) for phase in _PHASES}
+        #: the flags by the number their five bits make (hand hidden = 1, red token placed = 2 …)
+        self._flags = [_float32([float(code >> bit & 1) for bit in range(5)]) for code in range(32)]
+        self._to_play: _Made[int] = _Made(lambda count: _float32([count]))
+        self._scores: tuple[tuple[int, ...], bytes] = ((), b"")
+        self._last: tuple[Any, bytes] = (None, b"")
+
+    def write(self, parts: ViewParts) -> Vector:
+        """The vector of the view ``parts`` hold."""
+        head = parts.head
+        if head is not self._head:
+            self._new_base(head)
+        phase, storyteller_hot, scores, voters, clue, after, storyteller, on_table, red_placed = self._base
+        _rules, teams, red_token = self._rules  # type: ignore[misc]
+        seat, secrets, awaiting = parts.seat, parts.secrets, parts.awaiting
+        hand, many = secrets.hand, self._many
+        flags = self._flags[
+            (hand is None)
+            + 2 * red_placed
+            + 4 * (teams and secrets.teammate_proposed is True)
+            + 8 * (seat in awaiting)
+            + 16 * (seat == storyteller)
+        ]
+        mine, mate = self._seated[seat]
+        if hand:
+            shown = hand[: self.layout.hand_size]
+            chunks = [
+                phase,
+                mine,
+                storyteller_hot,
+                mate,
+                scores,
+                many[awaiting],
+                many[parts.acted],
+                voters,
+                flags,
+                self._to_play[secrets.cards_to_play],
+                clue,
+                *map(self._hand_rows.__getitem__, shown),  # (map: no comprehension's frame)
+                self._pads[len(shown)],
+                *after,
+            ]
+        else:
+            chunks = [phase, mine, storyteller_hot, mate, scores, many[awaiting], many[parts.acted], voters, flags]
+            chunks += (self._to_play[secrets.cards_to_play], clue, self._pads[0], *after)
+        vector = _array(_join(chunks), _FLOAT32)
+        if secrets.played or secrets.slots or secrets.vote or (red_token and secrets.red is not None) or teams:
+            self._mark(vector, secrets, on_table, teams)
+        return vector
+
+    def _mark(self, vector: Vector, secrets: SeatSecrets, on_table: int, teams: bool) -> None:
+        """The seat's marks: the cards of its hand put down (or offered) this turn, its cards on
+        the table, its tokens and its red token."""
+        hand_at, hand_row, table_at, table_row = self._marks
+        hand, down = secrets.hand, secrets.played or ()
+        if teams and secrets.proposal is not None:
+            down = (*down, secrets.proposal)
+        if hand and down:
+            shown = hand[: self.layout.hand_size]
+            for card in down:
+                if card in shown:
+                    vector[hand_at + shown.index(card) * hand_row + 1] = 1.0
+        for i in secrets.slots:
+            if i < on_table:
+                vector[table_at + i * table_row + 1] = 1.0
+        for slot in secrets.vote or ():
+            if 1 <= slot <= on_table:
+                vector[table_at + (slot - 1) * table_row + 2] += 1.0
+        red = secrets.red
+        if self._rules is not None and self._rules[2] and isinstance(red, int) and 1 <= red <= on_table:
+            vector[table_at + (red - 1) * table_row + 3] = 1.0
+
+    def _new_base(self, head: ViewHead) -> None:
+        """What every seat's view of this phase shares, as bytes."""
+        rules, seats = head.rules, self.layout.seats
+        if self._rules is None or rules is not self._rules[0]:
+            self._rules = (rules, rules.team_of is not None, rules.mode.red_token)
+            pairs = rules.teams or ()
+            mates = [tuple(pair[1 - pair.index(s)] for pair in pairs if s in pair) for s in range(seats)]
+            self._seated = [(self._many[(s,)], self._many[mates[s]]) for s in range(seats)]
+        round_, phase, storyteller, clue, voters, scores, draw, discard, _outcome, red = head.phase_values
+        if scores != self._scores[0]:
+            self._scores = (scores, (np.asarray(scores, dtype=np.float32) / _SCORE_SCALE).tobytes())
+        cards, slots, rows = head.cards[: self.layout.table_size], self._slots, self._rows
+        after = [part for i, card in enumerate(cards) for part in (slots[i], rows[card])]
+        after.append(self._table_pads[len(cards)])
+        last = head.last_result
+        if last is not None and last is not self._last[0]:
+            points = (np.asarray(last.points, dtype=np.float32) / _POINTS_SCALE).tobytes()
+            self._last = (last, points + self._many[(last.storyteller,)] + _float32([last.storyteller_scored]))
+        after.append(self._zeros["last_round"] if last is None else self._last[1])
+        self._head = head
+        self._base = (
+            self._phases[phase.value],
+            self._many[(storyteller,)],
+            self._scores[1],
+            self._many[voters] + _pack3(round_ / _COUNT_SCALE, draw / _COUNT_SCALE, discard / _COUNT_SCALE),
+            self._zeros["clue"] if clue is None else self._clues[clue],
+            tuple(after),
+            storyteller,
+            len(cards),
+            red is True,
+        )
+
+
+#: a phase's base (`VectorWriter._new_base`): the bytes of the phase, the storyteller, the scores,
+#: the voters and progress, the clue, and the parts of the table and last round (each card's row
+#: and a slot's numbers kept apart: bytes shared, not copied); the storyteller, how many cards are
+#: on the table (within the layout's), whether the red token is down
+_Base = tuple[bytes, bytes, bytes, bytes, bytes, tuple[bytes, ...], int, int, bool]
+#: the fields of a `VectorLayout`, in order
+_FIELDS = (
+    "phase",
+    "seat",
+    "storyteller",
+    "teammate",
+    "scores",
+    "awaiting",
+    "acted",
+    "voters",
+    "progress",
+    "flags",
+    "cards_to_play",
+    "clue",
+    "hand",
+    "table",
+    "last_round",
+)
+#: a hand row's first two numbers, present and not put down
+_PRESENT = np.array([1.0, 0.0], dtype=np.float32).tobytes()
+#: three numbers' float32 bytes (``struct`` rounds a float to float32 as NumPy does: C's cast)
+_pack3 = struct.Struct("=3f").pack
+_join, _array, _FLOAT32 = bytearray().join, np.frombuffer, np.dtype(np.float32)
+_K = TypeVar("_K")
+
+
+def _float32(numbers: Any) -> bytes:
+    """The bytes of ``numbers`` as float32 (as a vector holds them)."""
+    return np.asarray(numbers, dtype=np.float32).tobytes()
+
+
+class _Made(dict[_K, bytes]):
+    """Bytes by key, each made by ``make(key)`` when first asked (all forgotten past 100,000 keys:
+    the free-text clues of a very long run never grow it without end)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[_K], bytes]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: _K) -> bytes:
+        if len(self) >= 100_000:
+            self.clear()
+        made = self[key] = self._make(key)
+        return made
 
 
 class CardEmbeddings:
