@@ -18,6 +18,7 @@ import pytest
 import fabula.research.agents
 from fabula.bots.arena import SeatContext, run_arena
 from fabula.bots.base import Bot
+from fabula.bots.language.prompt import Message, prompt_messages
 from fabula.cards.original import original_deck
 from fabula.cli import main
 from fabula.commands.arena import ENDPOINT_FAILED
@@ -34,7 +35,6 @@ from fabula.research.agents import (
     parse_reply,
     what_is_asked,
 )
-from fabula.research.agents.prompt import Message, prompt_messages
 from fabula.research.agents.standin import StandIn, naive_reply
 from fabula.rules import Action, BlindClue, Game, Phase, Play, Propose, Tell, Vote
 

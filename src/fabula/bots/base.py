@@ -9,6 +9,7 @@ bots run inside a room on the server and as external clients over the WebSocket 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -69,6 +70,28 @@ class RandomBot:
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 #: The level the host is offered first.
 DEFAULT_BOT_LEVEL = "normal"
+#: A seat played by one of the server's language models (`fabula.bots.language.models`):
+#: ``model:NAME``, NAME as the operator named it (`MODEL_NAME`).
+MODEL_LEVEL = "model:"
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+
+
+def model_of(level: str) -> str | None:
+    """The model bot's name in a level ``model:NAME`` (None for a built-in level).
+
+    >>> model_of("model:qwen"), model_of("hard")
+    ('qwen', None)
+    """
+    if level.startswith(MODEL_LEVEL) and MODEL_NAME.fullmatch(level[len(MODEL_LEVEL) :]):
+        return level[len(MODEL_LEVEL) :]
+    return None
+
+
+def is_bot_level(level: str) -> bool:
+    """Whether a room's log may hold ``level`` for a bot: a built-in level, or ``model:NAME`` of a
+    well-formed name (whether this server has that model is asked when the bot is added: a log
+    written by a server with other models still replays)."""
+    return level in BOT_LEVELS or model_of(level) is not None
 
 
 #: The languages of the web client, each with its name in itself (what its language menu shows;

@@ -194,7 +194,7 @@ def run(
     language-model agents log every prompt and reply; ``retries``, ``fallback``, ``temperature``,
     ``max_tokens``, ``timeout``: theirs (and ``seed``, sent with each request); ``concurrency``:
     games at a time (and requests in flight)."""
-    from fabula.research.agents.client import DEFAULT_TIMEOUT
+    from fabula.bots.language.client import DEFAULT_TIMEOUT
 
     wrong = _wrong_settings(
         bots,

@@ -21,7 +21,7 @@
 >>> parse_openai_spec("openai:http://127.0.0.1:8080/v1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fabula.research.agents.specs.AgentSpecError: 'openai:http://127.0.0.1:8080/v1' names no model: ...
+fabula.bots.language.models.AgentSpecError: 'openai:http://127.0.0.1:8080/v1' names no model: ...
 >>> agent_from_spec("fabula.bots.base:RandomBot")[0]
 'RandomBot'
 """
@@ -30,38 +30,18 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from fabula.bots.arena import AgentFactory, SeatContext
 from fabula.bots.base import Bot
+from fabula.bots.language.agent import DEFAULT_RETRIES, Fallback, LLMAgent, Transcript
+from fabula.bots.language.client import DEFAULT_TIMEOUT, OpenAIChat
+from fabula.bots.language.models import AgentSpecError, parse_openai_spec
 
-from .agent import DEFAULT_RETRIES, Fallback, LLMAgent, Transcript
-from .client import DEFAULT_TIMEOUT, OpenAIChat
+__all__ = ["AgentSpecError", "agent_from_spec", "parse_openai_spec"]
 
-_OPENAI = re.compile(
-    r"openai:(?P<url>https?://(?:\[[0-9a-fA-F:.]+\]|[^/:\s\[\]]+)(?::\d+)?(?:/[^:\s]*)?):(?P<model>\S+)", re.IGNORECASE
-)
 _CONTEXT = ("game", "seat", "rng", "cards", "language")
-#: What is left of ``openai:URL`` without a model, split as ``openai:SCHEME://HOST:PORT[/PATH]``:
-#: "a model" that is a port, and a path.
-_PORT_AND_PATH = re.compile(r"\d+(?:/\S*)?")
-_EXPECTED = "expected openai:URL:MODEL, e.g. openai:http://127.0.0.1:8080/v1:my-model"
-
-
-class AgentSpecError(ValueError):
-    """A ``--agent`` that names nothing that can play."""
-
-
-def parse_openai_spec(spec: str) -> tuple[str, str]:
-    """(URL, model) of ``openai:URL:MODEL``; `AgentSpecError` when it is not one."""
-    match = _OPENAI.fullmatch(spec.strip())
-    if not match:
-        raise AgentSpecError(f"{spec!r}: {_EXPECTED}")
-    if _PORT_AND_PATH.fullmatch(match["model"]):  # "openai:http://host:8080[/v1]": a URL, no model
-        raise AgentSpecError(f"{spec!r} names no model: {_EXPECTED}")
-    return match["url"], match["model"]
 
 
 def _openai(
@@ -82,6 +62,7 @@ def _openai(
             name=name,
             game=context.game,
             fallback=fallback,
+            language=context.language,
         )
 
     return name, make

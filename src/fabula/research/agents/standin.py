@@ -17,7 +17,7 @@ exactly, against a server just started or one that has answered other runs.
 Standard library only (`http.server` in a thread); every request it got is kept in ``requests``.
 
 >>> with StandIn(lambda messages: '{"vote": 2}') as server:
-...     from fabula.research.agents.client import OpenAIChat
+...     from fabula.bots.language.client import OpenAIChat
 ...     OpenAIChat(server.url, "any").complete([{"role": "user", "content": "hi"}])
 '{"vote": 2}'
 """
@@ -35,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from .prompt import Message
+from fabula.bots.language.prompt import Message, text_of
 
 Responder = Callable[[list[Message]], str]
 
@@ -46,10 +46,9 @@ def naive_reply(messages: Sequence[Message], rng: random.Random | None = None) -
     """A random choice among the prompt's numbered lines (never one marked as its own or its team's card), in the
     JSON the prompt asks for, with a clue when one is asked for."""
     rng = rng or random.Random()
-    prompt = next(
-        (m["content"] for m in reversed(messages) if m["role"] == "user" and _CHOICE.search(m["content"])), ""
-    )
-    asked = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+    texts = [text_of(m) for m in messages if m["role"] == "user"]
+    prompt = next((text for text in reversed(texts) if _CHOICE.search(text)), "")
+    asked = texts[-1] if texts else ""
     numbers = [
         int(n) for n, text in _CHOICE.findall(prompt) if not text.endswith(("(your card)", "(your team's card)"))
     ]

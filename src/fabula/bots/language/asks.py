@@ -3,7 +3,7 @@
 `Game.legal_actions` lists every move (at three players, every pair of hand cards; with two
 tokens, every pair of slots). A model is not shown that list: it is asked one question — tell,
 play, vote, place the red token — with numbered choices (the hand's cards, or the table's slots)
-and how many to name. `fabula.research.agents.parse` maps the answer back to one of the legal moves.
+and how many to name. `fabula.bots.language.parse` maps the answer back to one of the legal moves.
 
 When a seat may do two kinds of thing at once, one is asked, so the question stays simple:
 

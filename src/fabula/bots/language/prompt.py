@@ -1,10 +1,12 @@
 """The chat messages of one move: a system message (the game and its mode's rules in brief) and a
 user message (the seat's situation and the question).
 
-A model never sees a picture: each card is its title and its one-sentence description
-(`fabula.cards.model.Card`), which is all a person's view holds besides the art. The message holds
-only what the seat's view holds — its own hand, the public table, the scores — never another
-seat's secrets.
+A model that does not see is shown each card as its title and its one-sentence description
+(`fabula.cards.model.Card`: the original deck's descriptions, a group's captions); a model that
+sees (``pictures``) is shown each card's picture after its number (a small JPEG data URL,
+`fabula.bots.language.pictures`), with its title when it has one. The message holds only what
+the seat's view holds — its own hand, the public table, the scores — never another seat's
+secrets. The system message is in the table's language (`rules_text`).
 
 >>> from fabula.rules import Game
 >>> game = Game.new("odyssey", seats=4, seed=1)
@@ -19,51 +21,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from fabula.cards.model import Card
 from fabula.rules import Action
 
 from .asks import Ask, Choice, what_is_asked
+from .rules_text import system_message
 
-#: A chat message as the chat-completions API takes it.
-Message = dict[str, str]
-
-_GAME = (
-    "You are playing Dixit, the storytelling card game, at a digital table. The cards are dreamlike "
-    "pictures; you are given each picture's title and description instead of the picture. Each round one "
-    "player, the storyteller, gives a clue for a card of their hand; the others each add a card of their own "
-    "that fits the clue; the cards are shuffled onto numbered slots, and the players vote for the card they "
-    "think is the storyteller's."
-)
-
-RULES = {
-    "odyssey": (
-        "Scoring: if some but not all voters find the storyteller's card, the storyteller and each finder "
-        "score 3; if all or none find it, the storyteller scores 0 and everyone else 2. Each other player "
-        "also scores 1 per vote on their card (at most 3). So a clue should be neither too plain nor too "
-        "obscure. The storyteller does not vote; nobody votes for their own card. With 7 or more players "
-        "each voter has a second, optional token for a different slot. First to 30 points wins."
-    ),
-    "classic": (
-        "Scoring: if some but not all voters find the storyteller's card, the storyteller and each finder "
-        "score 3; if all or none find it, the storyteller scores 0 and everyone else 2. Each other player "
-        "also scores 1 per vote on their card. So a clue should be neither too plain nor too obscure. The "
-        "storyteller does not vote; nobody votes for their own card. First to 30 points wins."
-    ),
-    "party": (
-        "Party rules: the storyteller gives the clue before seeing their hand; then everyone, the storyteller "
-        "included, plays a card, and everyone votes for the image that best fits the clue (your own card is "
-        "allowed). A voter whose image got c votes scores c (at most 5), but 0 if c is 1, and 0 if the "
-        "storyteller put the red token on that image. So vote for the image most others will choose."
-    ),
-    "teams": (
-        "Team rules: players are in pairs. The storyteller's teammate plays a card; every other team plays one "
-        "card and its other member votes. The storyteller's team scores 3 if some but not all voters find the "
-        "card; every other team scores 2 if all or none found it, else 3 if its voter found it; every team "
-        "also scores 1 per vote on its card (at most 3). Highest team score wins."
-    ),
-}
+#: A chat message as the chat-completions API takes it: ``content`` is text, or (a message with
+#: pictures) a list of ``{"type": "text", "text": …}`` and ``{"type": "image_url", "image_url":
+#: {"url": …}}`` parts.
+Message = dict[str, Any]
+#: A line of a user message, or a picture there (a 1-tuple: its data URL).
+_Part = str | tuple[str]
 
 
 def _line(choice: Choice, prefix: str) -> str:
@@ -151,10 +123,12 @@ def format_hint(ask: Ask) -> str:
     return '{"vote": [<slot>, <slot>]}' if ask.most == 2 else '{"vote": <slot>}'
 
 
-def situation(view: Mapping[str, Any], ask: Ask) -> str:
-    """The user message: the round, the seats, the clue, the cards, the scores and the question."""
+def situation(view: Mapping[str, Any], ask: Ask, pictures: Mapping[str, str] | None = None) -> list[_Part]:
+    """The user message: the round, the seats, the clue, the cards, the scores and the question —
+    as lines of text, with a card's picture after its line where ``pictures`` (card id → data
+    URL) holds one."""
     seat, storyteller = view.get("seat"), view.get("storyteller")
-    lines = [
+    lines: list[_Part] = [
         f"Round {view.get('round')}. You are seat {seat} of {view.get('seats')}; the storyteller is "
         + ("you." if storyteller == seat else f"seat {storyteller}.")
     ]
@@ -164,19 +138,54 @@ def situation(view: Mapping[str, Any], ask: Ask) -> str:
     lines.append(f"Scores: {_scores(view)}.")
     if view.get("clue"):
         lines.append(f"The clue: {json.dumps(view['clue'], ensure_ascii=False)}")
-    if not ask.on_table and ask.choices:
-        lines.append("Your hand:")
-        lines.extend(_line(choice, "  ") for choice in ask.choices)
-    if ask.on_table:
-        lines.append("The table:")
-        lines.extend(_line(choice, "  slot ") for choice in ask.choices)
+    if ask.choices:
+        lines.append("The table:" if ask.on_table else "Your hand:")
+        prefix = "  slot " if ask.on_table else "  "
+        for choice in ask.choices:
+            url = (pictures or {}).get(choice.card)
+            if url is None:
+                lines.append(_line(choice, prefix))
+            else:  # its picture says what a description would: the title only (a caption, if any)
+                lines += [_line(replace(choice, description=""), prefix), (url,)]
     lines.append("")
     lines.append(_question(ask, view))
-    return "\n".join(lines)
+    return lines
 
 
-def system_message(mode: str) -> str:
-    return f"{_GAME}\n{RULES.get(mode, RULES['odyssey'])}\nAnswer in the exact format asked, with no other text."
+def _content(parts: Sequence[_Part]) -> str | list[dict[str, Any]]:
+    """The message's content: plain text when it holds no picture (as a model that does not see
+    takes it), else text and image parts."""
+    if all(isinstance(part, str) for part in parts):
+        return "\n".join(part for part in parts if isinstance(part, str))
+    content: list[dict[str, Any]] = []
+    text: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            text.append(part)
+            continue
+        content.append({"type": "text", "text": "\n".join(text)})
+        content.append({"type": "image_url", "image_url": {"url": part[0]}})
+        text = []
+    content.append({"type": "text", "text": "\n".join(text)})
+    return content
+
+
+def text_of(message: Message) -> str:
+    """A message's text, its pictures left out."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(part.get("text", "") for part in content or [] if isinstance(part, dict))
+
+
+def pictures_of(message: Message) -> list[str]:
+    """The data URLs of a message's pictures, in order."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return []
+    return [
+        part["image_url"]["url"] for part in content or [] if isinstance(part, dict) and part.get("type") == "image_url"
+    ]
 
 
 def prompt_messages(
@@ -184,10 +193,16 @@ def prompt_messages(
     legal: Sequence[Action],
     cards: Mapping[str, Card] | None = None,
     ask: Ask | None = None,
+    *,
+    pictures: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> list[Message]:
-    """The system and user messages of one move (``ask``: `what_is_asked`, if already known)."""
+    """The system and user messages of one move (``ask``: `what_is_asked`, if already known);
+    ``pictures``: card id → data URL, for a model that sees (a card without one is shown by its
+    words); ``language``: the table's, of the rules and the clues."""
     ask = ask or what_is_asked(view, legal, cards)
+    shown = {choice.card: (pictures or {})[choice.card] for choice in ask.choices if choice.card in (pictures or {})}
     return [
-        {"role": "system", "content": system_message(str(view.get("mode")))},
-        {"role": "user", "content": situation(view, ask)},
+        {"role": "system", "content": system_message(str(view.get("mode")), language, pictures=bool(shown))},
+        {"role": "user", "content": _content(situation(view, ask, shown))},
     ]

@@ -14,7 +14,7 @@ vote for one's own card, a card not in the hand, a clue of over 200 characters a
 message the agent sends back to the model.
 
 >>> from fabula.rules import Game
->>> from fabula.research.agents.asks import what_is_asked
+>>> from fabula.bots.language.asks import what_is_asked
 >>> game = Game.new("odyssey", seats=4, seed=1)
 >>> ask = what_is_asked(game.view(0).to_json(), game.legal_actions(0))
 >>> parse_reply('{"card": 2, "clue": "Far from home"}', ask)

@@ -32,6 +32,7 @@ import random
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
@@ -52,6 +53,17 @@ DEFAULT_RETRIES = 2
 #: (``"stop"``), or play a random legal move (``"random"``).
 Fallback = Literal["stop", "random"]
 FALLBACKS: tuple[Fallback, ...] = ("stop", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the model made of one move: ``action`` (None: no attempt gave a legal move),
+    whether any reply came at all, and the endpoint's last failure while none came."""
+
+    ask: Ask
+    action: Action | None
+    replied: bool
+    failure: ChatError | None
 
 
 class EndpointFailed(ChatError):
@@ -112,7 +124,8 @@ class LLMAgent:
     ``rng``: the fallback's randomness; ``name``: how the transcript names this agent;
     ``game``: a game number the transcript carries (the arena's); ``fallback``: when the endpoint
     fails every attempt of a move, ``"stop"`` (raise `EndpointFailed`) or ``"random"`` (a random
-    legal move, as after replies that name none).
+    legal move, as after replies that name none); ``language``: the table's (the rules and the
+    clues are asked in it).
     """
 
     def __init__(
@@ -126,6 +139,7 @@ class LLMAgent:
         name: str = "llm",
         game: int | None = None,
         fallback: Fallback = "stop",
+        language: str = "en",
     ) -> None:
         if retries < 0:
             raise ValueError("retries cannot be negative")
@@ -135,12 +149,37 @@ class LLMAgent:
         self.fallback = RandomBot(rng or random.Random())
         self.on_endpoint_failure: Fallback = fallback
         self.transcript, self.name, self.game = transcript, name, game
+        #: the table's language: of the rules in the system message, and of the clues
+        self.language = language
         #: counts over this agent's life: moves, attempts (replies asked for), fallbacks, endpoint failures
         self.moves = self.attempts = self.fallbacks = self.failures = 0
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        decision = self.decide(view, legal)
+        if decision.action is not None:
+            return decision.action
+        if not decision.replied and decision.failure is not None and self.on_endpoint_failure == "stop":
+            raise EndpointFailed(self.name, self.retries + 1, decision.failure)
+        return self.fall_back(view, legal, decision.ask)
+
+    def fall_back(self, view: dict[str, Any], legal: Sequence[Action], ask: Ask) -> Action:
+        """The random legal move played when no attempt gave one (counted, and in the transcript)."""
+        self.fallbacks += 1
+        action = self.fallback.choose(view, legal)
+        if self.transcript is not None:
+            self.transcript.write({**self._about(view, ask), "fallback": action.to_json()})
+        return action
+
+    def decide(
+        self, view: dict[str, Any], legal: Sequence[Action], *, pictures: Mapping[str, str] | None = None
+    ) -> Decision:
+        """The model's move, if one of its attempts gave a legal one: the whole conversation of a
+        move without its fallback (the live table plays a built-in level's move instead of a
+        random one). ``pictures``: card id → data URL, for a model that sees."""
         ask = what_is_asked(view, legal, self.cards)
-        messages: list[Message] = prompt_messages(view, legal, self.cards, ask)
+        messages: list[Message] = prompt_messages(
+            view, legal, self.cards, ask, pictures=pictures, language=self.language
+        )
         self.moves += 1
         failed: ChatError | None = None  # the endpoint's last failure, while no reply came
         replied = False
@@ -174,14 +213,8 @@ class LLMAgent:
                 ]
                 continue
             self._log(record, reply=reply, action=action.to_json(), start=start)
-            return action
-        if not replied and failed is not None and self.on_endpoint_failure == "stop":
-            raise EndpointFailed(self.name, self.retries + 1, failed)
-        self.fallbacks += 1
-        action = self.fallback.choose(view, legal)
-        if self.transcript is not None:
-            self.transcript.write({**self._about(view, ask), "fallback": action.to_json()})
-        return action
+            return Decision(ask, action, True, None)
+        return Decision(ask, None, replied, failed)
 
     def _about(self, view: dict[str, Any], ask: Ask) -> dict[str, Any]:
         """What every transcript line of one move says first: whose move, where, what was asked."""
