@@ -430,9 +430,9 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
         everyone(second),
     )
 
-    lines = ex.step("chat")
+    lines = ex.step("quiet")
     say = protocol.Say(id=first.next_id(), text="So many doors…")
-    await ex.send(lines, first, say, everyone(first, each="chat"))
+    await ex.send(lines, first, say, {first: ["error"]})
 
     own = [entry["slot"] for entry in first.room["game"]["table"] if entry["yours"]]
     lines = ex.step("refused_vote")
@@ -448,6 +448,10 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
     lines = ex.step("reveal")
     vote = protocol.Act(id=second.next_id(), action={"type": "vote", "slots": others[-1:]})
     await ex.send(lines, second, vote, everyone(second))
+
+    lines = ex.step("chat")
+    say = protocol.Say(id=first.next_id(), text="So many doors…")
+    await ex.send(lines, first, say, everyone(first, each="chat"))
 
     for player in people:  # nothing else is on its way: the next frame on every connection is a pong
         assert player.client is not None

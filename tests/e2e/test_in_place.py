@@ -55,7 +55,10 @@ def test_a_room_code_with_a_symbol_is_said_to_be_wrong(players: Players) -> None
 
 
 def test_the_reveal_leaves_a_chat_line_being_typed_alone(players: Players) -> None:
-    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 1})
+    # (table talk as a house rule: without it the table's chat is closed during the vote)
+    seat = create_room_by_api(
+        players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 1}, table_talk=True
+    )
     code = seat["code"]
     joined = httpx.post(f"{players.base}/api/rooms/{code}/join", json={"name": "Fay", "colour": "pink"})
     mara, fay = players.open(), players.phone()

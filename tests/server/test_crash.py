@@ -486,7 +486,8 @@ class Table:
                 json={
                     "name": name,
                     "colour": COLOURS[0],
-                    "settings": {"mode": room.plan.mode, "options": room.plan.options},
+                    # (table talk as a house rule: the bursts of chat are taken in every phase)
+                    "settings": {"mode": room.plan.mode, "options": room.plan.options, "table_talk": True},
                 },
             )
         assert response.status_code == 201, response.text

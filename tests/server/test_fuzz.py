@@ -285,6 +285,8 @@ class Table:
     legal: set[str]
     #: every person's seat token, its own first
     tokens: list[str]
+    #: whether the table may chat now (not from the clue until the reveal: ``chat_closed``)
+    table_chat: bool = True
 
 
 def canonical(action: dict[str, Any]) -> str:
@@ -329,6 +331,7 @@ def read_table(server: LiveServer, code: str, member: int, tag: str, tokens: lis
         table_size=game.rules.table_size,
         legal={canonical(action.to_json()) for action in game.legal_actions(seat)},
         tokens=tokens,
+        table_chat=room.table_chat_open(),
     )
 
 
@@ -782,7 +785,8 @@ class Hostile:
         head = json.dumps({"type": "say", "id": mid, "text": ""})[:-2]
         size = self.rng.randint(LIMIT - 500, LIMIT)
         data = head + "a" * (size - len(head) - 2) + '"}'
-        return Probe("near_limit", data, codes=frozenset({"message_too_long", "malformed"}))
+        closed = frozenset() if self.table.table_chat else frozenset({"chat_closed"})
+        return Probe("near_limit", data, codes=frozenset({"message_too_long", "malformed"}) | closed)
 
     def deep(self) -> Probe:
         rng, mid = self.rng, self.new_id()
@@ -867,6 +871,8 @@ class Hostile:
         if team_only:
             message["team_only"] = True
         data, cleaned = self.dump(message), clean(text)
+        if not team_only and not self.table.table_chat:  # (refused before the line is read)
+            return Probe("say", data, codes=frozenset({"chat_closed"}))
         if not cleaned:
             return Probe("say", data, codes=frozenset({"message_empty"}))
         if len(cleaned) > CHAT_MAX:

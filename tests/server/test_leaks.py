@@ -204,7 +204,8 @@ async def read_albums(server_url: str, code: str, tokens: dict[int, str]) -> lis
 
 async def play_table(server: LiveServer, mode: str, seats: int, options: dict[str, Any], rng: random.Random) -> Table:
     """One room of ``seats`` people and a spectator, played to the end, with chat."""
-    host = await create_room(server.url, "P0", COLOURS[0], mode=mode, options=options)
+    # (table talk as a house rule: lines to the table come in every phase, mixed with the secrets)
+    host = await create_room(server.url, "P0", COLOURS[0], mode=mode, options=options, table_talk=True)
     code = host["code"]
     tokens = {0: host["token"]}
     for n in range(1, seats):

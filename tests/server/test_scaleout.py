@@ -384,8 +384,8 @@ async def test_processes_killed_in_turn_their_players_finish_on_the_other_and_ev
     routes: dict[int, Route] = {}  # by id of the player
     # before the first kill, half of each room's people on A (the first victim), half on B
     for number, (mode, people, bots, options) in enumerate(KILLED_ROOMS):
-        code, seats, clients = await seat(
-            [process.url for process in processes], people, bots=bots, mode=mode, options=options
+        code, seats, clients = await seat(  # (table talk: the bursts of chat are taken in every phase)
+            [process.url for process in processes], people, bots=bots, mode=mode, options=options, table_talk=True
         )
         for client in clients:
             await client.close()

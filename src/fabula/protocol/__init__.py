@@ -79,7 +79,10 @@ class Legal(ClientMessage, tag="legal"):
 
 
 class Say(ClientMessage, tag="say"):
-    """A chat message to the table, or (``team_only``, mode `teams`) to your teammate."""
+    """A chat message to the table, or (``team_only``, mode `teams`) to your teammate. From the
+    storyteller's clue until the round is scored the table is quiet: a line to it is refused with
+    ``chat_closed`` (and kept nowhere) unless the room's settings allow ``table_talk``; team chat
+    stays open. The state's ``table_chat`` says which it is now."""
 
     reply: ClassVar[str] = "a `chat` to every connection that may read it, then `ack`"
 

@@ -28,6 +28,14 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
     clue_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="clue"))] = None
     play_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="play"))] = None
     vote_seconds: Annotated[Seconds | None, Meta(description=_TIMER.format(phase="vote"))] = None
+    table_talk: Annotated[
+        bool,
+        Meta(
+            description="a house rule: the table may chat from the clue until the reveal too (the rules ask for "
+            "no discussion before the votes are final, so by default a line to the table is refused with "
+            "`chat_closed` then; team chat in `teams` is always open)"
+        ),
+    ] = False
 
 
 #: Why a bot made a move for a person's seat: they were away, or their time ran out.

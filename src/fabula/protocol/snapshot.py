@@ -120,6 +120,14 @@ class RoomSnapshot(msgspec.Struct):
         Meta(description="Unix time at which the current phase's timer runs out; null without a timer or a game"),
     ]
     game: Annotated[SeatView | None, Meta(description="your seat's game view; null before the first start")]
+    table_chat: Annotated[
+        bool,
+        Meta(
+            description="whether a chat line to the whole table is taken now: false from the storyteller's clue "
+            "until the round is scored, unless `settings.table_talk` (a `say` to the table is refused with "
+            "`chat_closed` then); team chat is always open"
+        ),
+    ]
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the JSON object a client receives."""

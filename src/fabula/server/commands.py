@@ -62,6 +62,12 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
         case p.Act():
             return Acted(at=now, client_id=cid, by=member, member=member, action=message.action)
         case p.Say():
+            # (here, not in `Room.apply`: a log kept before the rule still replays)
+            if not message.team_only and not room.table_chat_open():
+                raise RoomError(
+                    RoomCode.CHAT_CLOSED,
+                    "The table is quiet from the clue until the reveal (no discussion before the votes are final).",
+                )
             return Said(at=now, client_id=cid, by=member, member=member, text=message.text, team_only=message.team_only)
         case p.Leave():
             return Left(at=now, client_id=cid, by=member, member=member, for_good=message.for_good)

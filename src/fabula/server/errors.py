@@ -10,9 +10,11 @@ class RoomCode(ErrorCode):
     """What the room, its commands, its seats and the service refuse (the engine's refusals keep
     their `RuleCode`s on the way through).
 
-    Over HTTP every one is a 400 but ``no_room`` (404) and ``too_many_rooms`` (429). Where one can
-    be sent follows from the requests whose checks raise it: a join comes over HTTP (and a bot's
-    over the WebSocket), everything else a member does over the WebSocket."""
+    Over HTTP every one is a 400 but ``no_room`` and ``no_game`` (404), ``removed_here`` (403) and
+    ``too_many_rooms`` (429); a code sent only on the socket has a status of its kind too
+    (``chat_rate_limited`` 429, ``chat_closed`` 403). Where one can be sent follows from the
+    requests whose checks raise it: a join comes over HTTP (and a bot's over the WebSocket),
+    everything else a member does over the WebSocket."""
 
     ALBUM_TOO_TALL = (
         "album_too_tall",
@@ -32,6 +34,13 @@ class RoomCode(ErrorCode):
     BAD_SETTINGS = "bad_settings", 400, "The room settings are not an object of known fields and types.", Reach.HTTP
     BAD_TIMER = "bad_timer", 400, "A phase timer outside the range timers may have.", Reach.BOTH
     BAD_TOKEN = "bad_token", 400, "The seat token is not valid in this room.", Reach.SOCKET
+    CHAT_CLOSED = (
+        "chat_closed",
+        403,
+        "The table is quiet from the storyteller's clue until the reveal (no discussion before the votes are"
+        " final): the line is not kept. Team chat stays open; the host may allow table talk as a house rule.",
+        Reach.SOCKET,
+    )
     CHAT_RATE_LIMITED = "chat_rate_limited", 429, "Too much chat from this connection; wait a moment.", Reach.SOCKET
     COLOUR_TAKEN = (
         "colour_taken",

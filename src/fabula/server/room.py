@@ -175,6 +175,13 @@ class Room(RoomGames):
             seconds += REVEAL_SECONDS  # the reveal does not eat the storyteller's time
         return self.phase_since + seconds
 
+    def table_chat_open(self) -> bool:
+        """Whether a chat line to the whole table is taken now. From the storyteller's clue (party:
+        the blind clue) until the round is scored the table is quiet — the rules ask for no
+        discussion before the votes are final — unless the host allowed ``table_talk`` as a house
+        rule. Team chat is not the table's: partners may talk (not show cards) all along."""
+        return self.settings.table_talk or self.game is None or self.game.phase not in (Phase.PLAY, Phase.VOTE)
+
     def name_of(self, member: int) -> str:
         """A member's name, or the name they had (for the chat of someone no longer here)."""
         found = self.members.get(member)

@@ -51,6 +51,7 @@ def of(
         takeovers=list(room.albums[-1].takeovers) if room.albums else [],
         deadline=room.deadline(),
         game=None if views is None else views[None],
+        table_chat=room.table_chat_open(),
     )
     result: dict[int | None, RoomSnapshot] = {}
     for member in wanted:
