@@ -56,6 +56,33 @@ export function lobbyPart(v) {
     return h("p.hint.timers", {}, t("lobby.timers", { timers: listText(parts) }));
   }
 
+  // A house rule: the rules keep the table quiet from the clue until the reveal; the host may let
+  // it talk anyway (the room's `table_talk`). Everyone else reads whether it is on.
+  function houseRule(room) {
+    const on = room.settings.table_talk === true;
+    if (!room.you?.host) return on ? h("p.hint.house-rule-on", {}, t("lobby.table_talk_on")) : null;
+    return h(
+      "div.house-rules",
+      {},
+      h(
+        "label.house-rule",
+        {},
+        h("input", {
+          type: "checkbox",
+          name: "table-talk",
+          "data-keep": "table-talk",
+          checked: on,
+          onchange: async (event) => {
+            const box = event.target;
+            const reply = await send("settings", { settings: { ...room.settings, table_talk: box.checked } });
+            if (reply.type === "error") box.checked = ui.room.settings.table_talk === true; // (as the room has it)
+          },
+        }),
+        h("span", {}, h("span.house-rule-name", {}, t("lobby.table_talk")), h("br"), h("span.hint", {}, t("lobby.table_talk_hint"))),
+      ),
+    );
+  }
+
   function lobby(room) {
     const host = room.you?.host;
     const mode = room.settings.mode;
@@ -177,6 +204,7 @@ export function lobbyPart(v) {
       hostLine(room),
       problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
+      houseRule(room),
       seats,
       teams,
       room.games_started ? history() : null,

@@ -43,20 +43,28 @@ export function overPart(v) {
     );
   }
 
+  // From the clue until the reveal the table is quiet (the rules: no discussion before the votes
+  // are final; the state says when, `table_chat`): the field is closed and says why, and opens again
+  // at the reveal. In mode teams a line still goes to the partner, who may be talked to all along.
   function chatPanel(room) {
     if (me() === null && room.you === null && !ui.chat.length) return null;
     const teams = room.settings.mode === "teams";
+    const quiet = room.table_chat === false;
+    const closed = quiet && !teams;
+    const toPartner = teams && (quiet || partnerOnly());
     const input = h("input", {
       name: "chat",
       maxlength: CHOICES.text_max.chat,
-      placeholder: teams && partnerOnly() ? t("chat.team_placeholder") : t("chat.placeholder"),
+      placeholder: closed ? t("chat.closed_placeholder") : toPartner ? t("chat.team_placeholder") : t("chat.placeholder"),
       "aria-label": t("chat.label"),
+      "aria-describedby": quiet ? "chat-quiet" : null,
+      disabled: closed,
       "data-keep": "chat",
     });
     return h(
       "details.chat",
       { open: ui.chatOpen, ontoggle: (event) => (ui.chatOpen = event.target.open) },
-      h("summary", {}, t("chat.title"), ui.chat.length ? ` (${ui.chat.length})` : ""),
+      h("summary", {}, t("chat.title"), ui.chat.length ? ` (${ui.chat.length})` : "", closed ? h("span.chat-state", {}, ` · ${t("chat.quiet")}`) : null),
       h(
         "ol.chat-lines",
         { "aria-live": "polite" },
@@ -70,9 +78,11 @@ export function overPart(v) {
                 event.preventDefault();
                 const field = event.target.elements.chat; // (the live field, kept across redraws)
                 const text = field.value.trim();
-                if (!text) return;
+                if (!text || field.disabled) return;
                 field.value = "";
-                await send("say", { text, team_only: teams && partnerOnly() });
+                const reply = await send("say", { text, team_only: toPartner });
+                // (closed on its way: the line is the player's still, to send at the reveal)
+                if (reply.code === "chat_closed" && !field.value) field.value = text;
               },
             },
             input,
@@ -82,7 +92,8 @@ export function overPart(v) {
                   {},
                   h("input", {
                     type: "checkbox",
-                    checked: partnerOnly(),
+                    checked: toPartner,
+                    disabled: quiet,
                     onchange: (e) => {
                       ui.teamChat = e.target.checked;
                       draw();
@@ -91,7 +102,8 @@ export function overPart(v) {
                   ` ${t("chat.team_only")}`,
                 )
               : null,
-            h("button", { type: "submit" }, t("chat.send")),
+            h("button", { type: "submit", disabled: closed }, t("chat.send")),
+            quiet ? h("p.chat-quiet", { id: "chat-quiet" }, teams ? t("chat.quiet_team") : t("chat.quiet_reason")) : null,
           )
         : null,
     );
