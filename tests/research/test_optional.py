@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRA = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel")
+EXTRA = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "supersuit", "torch", "sb3_contrib", "stable_baselines3")
 
 IMPORT_ALL = """
 import importlib, pkgutil, sys
@@ -39,8 +39,15 @@ def test_the_extra_is_declared_and_installed_by_the_test_setup() -> None:
         "gymnasium",
         "pettingzoo",
         "open-spiel",
+        "supersuit",
+    }
+    assert {requirement.split(">")[0] for requirement in project["optional-dependencies"]["train"]} == {
+        "sb3-contrib",
+        "stable-baselines3",
     }
     assert not any(
-        name in requirement for requirement in project["dependencies"] for name in ("gymnasium", "pettingzoo", "spiel")
+        name in requirement
+        for requirement in project["dependencies"]
+        for name in ("gymnasium", "pettingzoo", "spiel", "supersuit", "sb3", "stable-baselines3", "torch")
     )
     assert ".[dev,research]" in (ROOT / "dev.py").read_text()

@@ -26,6 +26,7 @@ require_extra()
 
 from fabula.research.pettingzoo import env  # noqa: E402
 from fabula.research.table import Table  # noqa: E402
+from fabula.research.trajectories import Trajectories  # noqa: E402
 
 Record = dict[str, Any]
 #: every mode at its smallest and largest table, and the options that change the moves
@@ -186,6 +187,6 @@ def test_run_arena_without_trajectories_records_no_moves() -> None:
     assert seen
     assert all("action" not in line for line in seen)
     moves: list[Record] = []
-    run_arena("odyssey", 3, 1, ["random"], seed=1, options=SHORT, trajectory=moves.append)
+    run_arena("odyssey", 3, 1, ["random"], seed=1, options=SHORT, trajectory=Trajectories(moves.append))
     assert len(moves) > len(seen)
     assert {tuple(sorted(r)) for r in moves} == {tuple(sorted(moves[0]))}

@@ -26,9 +26,10 @@ Seats need not be built-in levels: ``agents`` maps further names to factories (`
 any `Bot` — a language model, a player of one's own — sits beside the built-in bots under its name.
 ``record`` is told one JSON object per round (`round_record`: seats and their names, storyteller,
 clue, table, owners, votes, points, scores; the game's last round also its winners): the
-``fabula arena --log`` format. ``trajectory`` is told one JSON object per move of every seat — the
-seat's observation, legal ids, action id and reward as the research env gives them
-(`fabula.research.trajectories`): the ``fabula arena --trajectories`` format.
+``fabula arena --log`` format. ``trajectory`` (a `Trajectories`, such as
+`fabula.research.trajectories.Trajectories`) records every move of every seat and is told one
+JSON object per move — the ``fabula arena --trajectories`` format; the arena only hands it the
+games (it knows nothing of the research env's observations).
 
 Overall: the storyteller scored rate, and the share of rounds where every voter (all found) or
 no voter (none found) found the storyteller's card — the two ways a storyteller scores nothing
@@ -51,12 +52,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from fabula.bots.base import Bot, make_bot
 from fabula.cards.model import Card
 from fabula.cards.original import original_deck
 from fabula.rules import (
+    Action,
     Game,
     Outcome,
     RoundResult,
@@ -65,9 +67,31 @@ from fabula.rules import (
 
 from .playing import play_game
 
-if TYPE_CHECKING:
-    from fabula.research.actions import ActionSpace
-    from fabula.research.observations import CardTexts
+
+class MoveRecorder(Protocol):
+    """The records of one game's moves: `move` before each move is applied, `scored` with each
+    round's result, `finish` once the game is over."""
+
+    def move(self, game: Game, seat: int, action: Action) -> None: ...
+
+    def scored(self, result: RoundResult) -> None: ...
+
+    def finish(self) -> list[dict[str, Any]]: ...
+
+
+class Trajectories(Protocol):
+    """Where the arena's per-move records come from and go: a recorder for each game, and the
+    writer each record is told to (in the games' order)."""
+
+    def recorder(
+        self, number: int, game: Game, names: Sequence[str], options: Mapping[str, Any] | None, cards: Sequence[Card]
+    ) -> MoveRecorder:
+        """The recorder of game ``number`` (from 1), dealt as ``game`` with ``options`` from
+        ``cards``; ``names[seat]``: who plays each seat."""
+        ...
+
+    def write(self, record: dict[str, Any]) -> object: ...
+
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -296,7 +320,7 @@ class _Played:
     game: Game
     order: list[str]
     results: list[RoundResult]
-    #: the records of its moves (`fabula.research.trajectories`), when asked for
+    #: the records of its moves (`Trajectories`), when asked for
     moves: list[dict[str, Any]]
 
 
@@ -315,23 +339,16 @@ class _Arena:
     agents: Mapping[str, AgentFactory]
     record: Callable[[dict[str, Any]], object] | None
     party: bool
-    trajectory: Callable[[dict[str, Any]], object] | None = None
+    trajectory: Trajectories | None = None
     overall: _Overall = field(default_factory=_Overall)
     by_id: dict[str, Card] = field(init=False)
     deck_ids: list[str] = field(init=False)
     tallies: dict[str, _Tally] = field(init=False)
-    #: for the trajectories: the deck's card texts and the action space (free-text clues)
-    recording: tuple[CardTexts, ActionSpace] = field(init=False)
 
     def __post_init__(self) -> None:
         self.by_id = {card.id: card for card in self.deck}
         self.deck_ids = [card.id for card in self.deck]
         self.tallies = {level: _Tally() for level in dict.fromkeys(self.levels)}
-        if self.trajectory is not None:  # (numpy, imported only then)
-            from fabula.research.actions import ActionSpace
-            from fabula.research.observations import CardTexts
-
-            self.recording = (CardTexts(self.deck), ActionSpace.create(self.mode, self.players, self.options, None))
 
     def player(self, level: str, context: SeatContext) -> Bot:
         """A new player of ``level`` for one seat: an agent's, or a built-in bot."""
@@ -356,10 +373,7 @@ class _Arena:
         if self.trajectory is None:
             play_game(game, seat_bots, order, rng, results.append)
             return _Played(number, game, order, results, [])
-        from fabula.research.trajectories import Trajectory
-
-        texts, space = self.recording
-        moves = Trajectory(number, game, order, texts, options=self.options, space=space)
+        moves = self.trajectory.recorder(number, game, order, self.options, self.deck)
 
         def scored(result: RoundResult) -> None:
             results.append(result)
@@ -385,7 +399,7 @@ class _Arena:
                 self.record(line)
         if self.trajectory is not None:
             for move in played.moves:
-                self.trajectory(move)
+                self.trajectory.write(move)
         _game_of(seat_tallies, outcome)
 
 
@@ -403,18 +417,18 @@ def run_arena(
     agents: Mapping[str, AgentFactory] | None = None,
     record: Callable[[dict[str, Any]], object] | None = None,
     concurrency: int = 1,
-    trajectory: Callable[[dict[str, Any]], object] | None = None,
+    trajectory: Trajectories | None = None,
 ) -> ArenaReport:
     """Play ``games`` games of ``mode`` at ``players`` seats, levels ``bots`` (cycled over the seats,
     shuffled each game); ``cards`` defaults to the original deck; ``language``: of the bots' clues;
     ``progress`` is told after each game; ``agents``: names in ``bots`` that are not built-in levels,
     and the factory of each; ``record``: told `round_record` of every round, a game's rounds once
     that game is over (its last round then carries ``winners``); ``concurrency``: games played at a
-    time (the same figures); ``trajectory``: told each move's record (`fabula.research.trajectories`),
-    a game's moves once that game is over, after its rounds. Raises `fabula.rules.InvalidSetup` for a table the mode
-    does not allow, `ValueError` for an unknown level, `ArenaError` (`IllegalBotMove`) when a bot
-    breaks the rules, and what a player raises (the games under way are finished, the rest not
-    started)."""
+    time (the same figures); ``trajectory``: records each move and is told the records
+    (`Trajectories`), a game's moves once that game is over, after its rounds. Raises
+    `fabula.rules.InvalidSetup` for a table the mode does not allow, `ValueError` for an unknown
+    level, `ArenaError` (`IllegalBotMove`) when a bot breaks the rules, and what a player raises
+    (the games under way are finished, the rest not started)."""
     if games < 1:
         raise ValueError("play at least one game")
     if concurrency < 1:

@@ -223,7 +223,12 @@ def run(
         try:
             factories = _agents(agents, stack, transcript, made, llm)
             record = _log_writer(log, stack)
-            trajectory = _log_writer(trajectories, stack, last="done")
+            write_move = _log_writer(trajectories, stack, last="done")
+            trajectory = None
+            if write_move is not None:
+                from fabula.research.trajectories import Trajectories
+
+                trajectory = Trajectories(write_move)
         except (OSError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2

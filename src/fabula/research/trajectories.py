@@ -45,15 +45,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from fabula.cards.model import Card
 from fabula.rules import Action, BlindClue, Game, RoundResult, Tell
 
 from .actions import ActionSpace
 from .observations import CardTexts, SeatObserver
 
-__all__ = ["Trajectory"]
+__all__ = ["Trajectories", "Trajectory"]
 
 
 class Trajectory:
@@ -136,3 +137,31 @@ class Trajectory:
         if records:
             records[-1]["done"] = True
         return records
+
+
+class Trajectories:
+    """The arena's per-move records (`fabula.bots.arena.Trajectories`): a `Trajectory` for each
+    game, each record told to ``write``. The card texts and the action space of a table are made
+    once, at its first game.
+
+    >>> from fabula.bots.arena import run_arena
+    >>> records = []
+    >>> _ = run_arena("odyssey", 3, 2, ["random"], seed=1, options={"storyteller_cycles": 1},
+    ...               trajectory=Trajectories(records.append))
+    >>> sorted({r["game"] for r in records}), sum(r["done"] for r in records)
+    ([1, 2], 2)
+    """
+
+    def __init__(self, write: Callable[[dict[str, Any]], object]) -> None:
+        self.write = write
+        self._tables: dict[tuple[str, int, str, int], tuple[CardTexts, ActionSpace]] = {}
+
+    def recorder(
+        self, number: int, game: Game, names: Sequence[str], options: Mapping[str, Any] | None, cards: Sequence[Card]
+    ) -> Trajectory:
+        key = (game.mode, game.seats, repr(sorted((options or {}).items())), id(cards))
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = (CardTexts(cards), ActionSpace.create(game.mode, game.seats, options, None))
+        texts, space = table
+        return Trajectory(number, game, names, texts, options=options, space=space)
