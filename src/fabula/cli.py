@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
-from fabula.bots.base import BOT_LANGUAGES
+from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
 from fabula.rules import MODES, RulesError
 
 
@@ -357,9 +357,28 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument(
         "--level",
         default="normal",
-        choices=("random", "easy", "normal", "hard"),
-        help="how the bot plays: random plays blind; the others read the clue and the cards' descriptions "
-        "(default: normal)",
+        help="how the bot plays: random plays blind; easy, normal and hard read the clue and the cards' "
+        "descriptions; model:NAME plays on the --model-bot named NAME (default: normal)",
+    )
+    bot.add_argument(
+        "--model-bot",
+        action="append",
+        default=[],
+        metavar="NAME=openai:URL:MODEL",
+        help="a language model for --level model:NAME, as `fabula serve --model-bot` takes it (its key from "
+        "FABULA_MODEL_BOT_KEY_<NAME>, FABULA_LLM_API_KEY or OPENAI_API_KEY)",
+    )
+    bot.add_argument(
+        "--model-bot-vision", action="append", default=[], metavar="NAME", help="a --model-bot that sees pictures"
+    )
+    bot.add_argument(
+        "--model-bot-fallback",
+        default="normal",
+        choices=BOT_LEVELS,
+        help="the level that moves when the model gives no legal move (default normal)",
+    )
+    bot.add_argument(
+        "--model-bot-seconds", type=float, default=20.0, help="how long one request to the model may take (default 20)"
     )
     bot.add_argument(
         "--language", choices=BOT_LANGUAGES, default="en", help="the language of the bot's clues (default en)"
@@ -383,8 +402,18 @@ def _serve(args: argparse.Namespace) -> int:
 def _bot(args: argparse.Namespace) -> int:
     import asyncio
 
+    from fabula.bots.base import is_bot_level
     from fabula.bots.client import BotClientError, play
+    from fabula.bots.language.models import AgentSpecError, model_bots
 
+    try:
+        models = model_bots(args.model_bot, args.model_bot_vision)
+    except AgentSpecError as error:
+        print(f"error: --model-bot: {error}", file=sys.stderr)
+        return 2
+    if not is_bot_level(args.level):
+        print(f"error: --level is random, easy, normal, hard or model:NAME; got {args.level!r}", file=sys.stderr)
+        return 2
     try:
         result = asyncio.run(
             play(
@@ -396,6 +425,9 @@ def _bot(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 level=args.level,
                 language=args.language,
+                models=models,
+                fallback=args.model_bot_fallback,
+                model_seconds=args.model_bot_seconds,
             )
         )
     except BotClientError as error:

@@ -47,7 +47,8 @@ PARTS: dict[str, set[str]] = {
     "commands": {"entries", "errors", "room"},
     "fanout": {"entries", "errors", "live_room"},
     "scheduler": {"rooms", "autoplay", "entries", "errors", "live_room", "room"},
-    "autoplay": {"room"},
+    "autoplay": {"room", "model_play"},
+    "model_play": set(),
     "own_deck": set(),
     "seats": {"rooms", "holding", "room", "entries", "errors", "live_room", "room_settings"},
     "sweep": {"rooms", "autoplay"},
@@ -68,6 +69,7 @@ PARTS: dict[str, set[str]] = {
     "backends": {"cluster"},
     "service": {
         "autoplay",
+        "model_play",
         "backends",
         "cluster",
         "conversation",

@@ -8,7 +8,6 @@ import io
 import json
 import re
 import time
-import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,9 +16,9 @@ import msgspec
 import pytest
 from PIL import Image
 
-from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
+from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS, MODEL_LEVEL, MODEL_NAME
 from fabula.cli import build_parser
-from fabula.protocol import AddBot
+from fabula.protocol import BOT_LEVEL_PATTERN, AddBot
 from fabula.protocol.settings import RoomSettings
 from fabula.rules import MODES, IllegalAction
 from fabula.rules.clues import clean_clue
@@ -152,7 +151,10 @@ async def test_api_modes_gives_the_seats_limits_and_default_the_server_holds_to(
     assert (refused_chat["type"], refused_chat["code"]) == ("error", "message_too_long")
     # the lobby's first offer is the level a bot gets when none is named, one of the levels
     assert AddBot(id="b").level == choices["default_bot_level"] in choices["bot_levels"]
-    assert set(typing.get_args(typing.get_type_hints(AddBot)["level"])) == set(BOT_LEVELS)
+    # add_bot's level is a built-in level or model:NAME, as the bots name them (a pattern on the wire)
+    accepted = re.compile(BOT_LEVEL_PATTERN)
+    assert all(accepted.fullmatch(level) for level in BOT_LEVELS)
+    assert accepted.pattern == rf"^({'|'.join(BOT_LEVELS)}|{MODEL_LEVEL}{MODEL_NAME.pattern})$"
 
 
 @pytest.mark.anyio

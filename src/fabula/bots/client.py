@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -23,7 +24,9 @@ from fabula.client import Client, ConnectionLost, HttpError, Refused, join_room,
 from fabula.protocol import Act, Legal, LegalMoves
 from fabula.rules import action_from_json
 
-from .base import Bot, make_bot
+from .base import Bot, make_bot, model_of
+from .language import LLMAgent, ModelBot, OpenAIChat
+from .language.seat import ModelSeat, server_pictures
 
 
 class BotClientError(Exception):
@@ -69,16 +72,28 @@ async def play(
     level: str = "random",
     language: str = "en",
     reconnects: int = 20,
+    models: Mapping[str, ModelBot] | None = None,
+    fallback: str = "normal",
+    model_seconds: float = 20.0,
 ) -> dict[str, Any]:
     """Play in room ``code`` until its game is over, as ``bot`` or else a bot of ``level`` giving
     its clues in ``language``; the final scores and outcome. ``reconnects``: connections in a row
-    that may fail before the bot gives up."""
+    that may fail before the bot gives up. A ``level`` ``model:NAME`` plays on ``models[NAME]``
+    (each request within ``model_seconds``), and as ``fallback`` when its model gives no legal move."""
     code = code.upper()
+    name_of_model = model_of(level)
+    if name_of_model is not None and name_of_model not in (models or {}):
+        raise BotClientError(f"--level {level}: no --model-bot is named {name_of_model!r}")
     if token is None:
         token = (await join(server, code, name, colour))["token"]
     if bot is None:
         cards = await room_cards(server, code) if level != "random" else {}
-        bot = make_bot(level, random.Random(seed), cards=cards, language=language)
+        rng = random.Random(seed)
+        if name_of_model is not None:
+            model = (models or {})[name_of_model]
+            bot = model_seat(server, model, cards, rng, fallback=fallback, language=language, seconds=model_seconds)
+        else:
+            bot = make_bot(level, rng, cards=cards, language=language)
     try:
         async with Client(server, code, token, reconnects=reconnects) as client:
             return await _play_connected(client, bot)
@@ -86,6 +101,24 @@ async def play(
         raise BotClientError(str(error)) from None
     except ConnectionLost:
         raise BotClientError(f"lost the connection to {server} and could not get it back") from None
+
+
+def model_seat(
+    server: str,
+    model: ModelBot,
+    cards: Mapping[str, Card],
+    rng: random.Random,
+    *,
+    fallback: str,
+    language: str,
+    seconds: float,
+) -> ModelSeat:
+    """A bot on ``model``, with ``fallback``'s moves when it gives none; the cards' pictures from
+    ``server`` for a model that sees."""
+    client = OpenAIChat(model.url, model.model, api_key=model.api_key(), timeout=seconds)
+    agent = LLMAgent(client, cards, retries=1, rng=rng, name=model.level, language=language)
+    backup = make_bot(fallback, random.Random(rng.getrandbits(64)), cards=cards, language=language)
+    return ModelSeat(agent, backup, server_pictures(server) if model.vision else None)
 
 
 def _over(room: dict[str, Any]) -> bool:

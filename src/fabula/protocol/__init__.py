@@ -119,15 +119,27 @@ class SetTeams(ClientMessage, tag="teams"):
     pairs: Annotated[list[Annotated[list[Number], msgspec.Meta(max_length=2)]], msgspec.Meta(max_length=12)]
 
 
+#: What ``add_bot`` takes as a level: `fabula.bots.base.BOT_LEVELS`, or ``model:NAME`` of a model
+#: bot (`fabula.bots.base.MODEL_NAME`; a test holds them equal).
+BOT_LEVEL_PATTERN = r"^(random|easy|normal|hard|model:[A-Za-z0-9][A-Za-z0-9_.-]{0,31})$"
+
+
 class AddBot(ClientMessage, tag="add_bot"):
     """Host, before the start: a bot takes a free seat. ``random`` plays blind; ``easy``, ``normal``
     and ``hard`` read the clue and the cards' descriptions (on a deck without descriptions they
-    play blind too)."""
+    play blind too); ``model:NAME`` plays on the language model the server's operator named NAME
+    (`/api/modes` lists them as ``model_bots``; one this server does not have is refused with
+    ``unknown_bot``)."""
 
     reply: ClassVar[str] = HOST_REPLY
 
-    #: `fabula.bots.base.BOT_LEVELS` (a test holds them equal: a Literal cannot be built from a tuple)
-    level: Literal["random", "easy", "normal", "hard"] = "normal"
+    level: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=BOT_LEVEL_PATTERN,
+            description="`random`, `easy`, `normal`, `hard`, or `model:NAME` for one of the server's model bots",
+        ),
+    ] = "normal"
     #: the language of the bot's clues (the web client sends its own); it reads clues in any
     language: Language = "en"
 

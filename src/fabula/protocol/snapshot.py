@@ -46,6 +46,20 @@ class MemberView(msgspec.Struct):
             "good; `POST /api/rooms/{code}/join` with `replaces`)"
         ),
     ]
+    fallback_moves: Annotated[
+        int,
+        Meta(
+            description="a model bot (`bot` is `model:NAME`): its moves in this game that the server's fallback "
+            "level made because its model gave no legal move in time; 0 for anyone else"
+        ),
+    ] = 0
+    not_answering: Annotated[
+        bool,
+        Meta(
+            description="a model bot whose model did not answer its last move (unreachable, or out of time): its "
+            "seat plays as the fallback level until it answers again"
+        ),
+    ] = False
 
 
 class StoodIn(msgspec.Struct, frozen=True):

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fabula.bots.base import RandomBot, make_bot
+from fabula.bots.base import RandomBot, make_bot, model_of
 from fabula.bots.semantic.memory import ClueMemory, PastRound
 from fabula.cards.library import OWN_DECK, DeckError, DeckLibrary
 from fabula.cards.model import Card
 from fabula.rules import Action, Phase, RoundResult
 from fabula.store import EventStore
 
+from .model_play import Fallback, ModelMove, ModelPlayers
 from .room import Room
 
 log = logging.getLogger("fabula.server")
@@ -106,6 +107,8 @@ class AutoPlayers:
         own_cards: Callable[[str], Awaitable[tuple[Card, ...]]] | None = None,
         memory_rounds: int = 20_000,
         clock: Callable[[], float] = time.time,
+        models: ModelPlayers | None = None,
+        model_fallback: str = STAND_IN_LEVEL,
     ) -> None:
         self.library = library
         self.memory_enabled = memory
@@ -114,6 +117,8 @@ class AutoPlayers:
         self.own_cards = own_cards
         self.memory_rounds = memory_rounds
         self.clock = clock
+        #: the operator's model bots (None: none), and the level that moves when one does not
+        self.models, self.model_fallback = models, model_fallback
         self._memory: ClueMemory | None = None
         #: the keys (`game_key`) of the games already learned from
         self._learned: set[str] = set()
@@ -152,23 +157,48 @@ class AutoPlayers:
             self._memory = ClueMemory(shared_encoder().published)
         return self._memory
 
+    async def move(
+        self, room: Room, seat: int, level: str, rng: random.Random, language: str = "en"
+    ) -> tuple[Action, Fallback | None]:
+        """The move ``level``'s bot makes for ``seat`` now, and — for a model bot whose model gave
+        none in time — why its fallback level (`model_fallback`) made it instead."""
+        name = model_of(level)
+        if name is None:
+            return await self.choose(room, seat, level, rng, language), None
+        game = room.game
+        assert game is not None
+        if self.models is None:
+            found = ModelMove(None, "no_model")
+        else:
+            view, legal = game.view(seat).to_json(), game.legal_actions(seat)
+            cards = await self._read_cards(room)
+            found = await self.models.move(name, view, legal, cards=cards, language=language, rng=rng)
+        if found.action is not None:
+            return found.action, None
+        return await self.choose(room, seat, self.model_fallback, rng, language), found.fallback
+
     async def choose(self, room: Room, seat: int, level: str, rng: random.Random, language: str = "en") -> Action:
-        """The move ``level``'s bot, giving clues in ``language``, makes for ``seat`` now (the room
-        must be awaiting it)."""
+        """The move ``level``'s bot (a built-in level), giving clues in ``language``, makes for
+        ``seat`` now (the room must be awaiting it)."""
         game = room.game
         assert game is not None
         view, legal = game.view(seat).to_json(), game.legal_actions(seat)
         if level == "random":
             return RandomBot(rng, language=language).choose(view, legal)
+        bot = make_bot(level, rng, cards=await self._read_cards(room), memory=self.memory(), language=language)
+        return await asyncio.to_thread(bot.choose, view, legal)
+
+    async def _read_cards(self, room: Room) -> Mapping[str, Card]:
         if OWN_DECK in room.settings.decks and self.own_cards is not None and self._key(room) not in self._cards:
             # a room's own pictures are read from the picture store, once a game
-            self.cards_of(room, await self.own_cards(room.code))
-        bot = make_bot(level, rng, cards=self.cards_of(room), memory=self.memory(), language=language)
-        return await asyncio.to_thread(bot.choose, view, legal)
+            return self.cards_of(room, await self.own_cards(room.code))
+        return self.cards_of(room)
 
     def warm(self, room: Room, level: str, language: str = "en") -> None:
         """Start reading the room's deck in the background (a new deck takes seconds), so the
         bot's first move is not the one that waits."""
+        if model_of(level) is not None:
+            level = self.model_fallback  # what moves when its model does not
         if level == "random" or OWN_DECK in room.settings.decks:
             return  # (a room's own pictures are read from the picture store at the first move)
         from fabula.bots.semantic.player import PERSONAS, deck_plan

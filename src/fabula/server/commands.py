@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fabula import protocol as p
-from fabula.bots.base import BOT_LEVELS
+from fabula.bots.base import BOT_LEVELS, model_of
 from fabula.cards.library import DeckError, DeckLibrary
 from fabula.cards.model import Card
 
@@ -51,6 +51,8 @@ class Context:
     seed: Callable[[], int]
     #: the room's own pictures, as cards (read by the service when the command may deal them)
     own: tuple[Card, ...] = ()
+    #: the names of this server's model bots (``add_bot`` with ``model:NAME``)
+    model_bots: frozenset[str] = frozenset()
 
 
 def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> AnyEntry:
@@ -83,8 +85,7 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
         case p.SetTeams():
             return TeamsSet(at=now, client_id=cid, by=member, pairs=message.pairs)
         case p.AddBot():
-            if message.level not in BOT_LEVELS:
-                raise RoomError(RoomCode.UNKNOWN_BOT, f"Unknown bot level {message.level!r}.")
+            _check_level(message.level, context.model_bots)
             return bot_joins(room, now, cid, member, level=message.level, language=message.language)
         case p.Kick():
             if message.member == member:
@@ -123,6 +124,16 @@ def bot_joins(room: Room, now: float, cid: str | None, by: int, *, level: str, l
         bot=level,
         bot_language=language,
     )
+
+
+def _check_level(level: str, models: frozenset[str]) -> None:
+    """`RoomError` ``unknown_bot`` unless ``level`` is a built-in level or one of ``models``'s."""
+    name = model_of(level)
+    if name is not None and name not in models:
+        offered = ", ".join(sorted(models)) or "none"
+        raise RoomError(RoomCode.UNKNOWN_BOT, f"This server has no model bot {name!r} (its model bots: {offered}).")
+    if name is None and level not in BOT_LEVELS:
+        raise RoomError(RoomCode.UNKNOWN_BOT, f"Unknown bot level {level!r}.")
 
 
 def _started(room: Room, context: Context, cid: str) -> Started:

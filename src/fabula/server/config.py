@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any, get_type_hints
 from urllib.parse import urlsplit
 
+from fabula.bots.base import BOT_LEVELS
+from fabula.bots.language.models import ModelBot, ModelBotError, model_bots
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -100,6 +103,42 @@ class Config:
         default=20_000,
         metadata={"help": "the most rounds of kept games the bots' memory takes at start (the newest; ~6 KB each)"},
     )
+    model_bot: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "help": "NAME=openai:URL:MODEL — a bot the host can add that plays on a language model behind an "
+            "OpenAI-compatible chat endpoint (Ollama, llama.cpp's server, vLLM, LM Studio), as 'a bot on NAME'; "
+            "repeat for more. Its API key, if any, comes from the environment only: FABULA_MODEL_BOT_KEY_<NAME> "
+            "(NAME in capitals, other characters as _), else FABULA_LLM_API_KEY, else OPENAI_API_KEY",
+            "metavar": "NAME=openai:URL:MODEL",
+        },
+    )
+    model_bot_vision: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "help": "NAME — a --model-bot whose model takes pictures: it is shown the cards as small JPEGs (a "
+            "group's own photos too), else their descriptions and captions; repeat for more",
+            "metavar": "NAME",
+        },
+    )
+    model_bot_seconds: float = field(
+        default=20.0,
+        metadata={
+            "help": "the most a model bot's move may take (its corrective retry included); after it the fallback "
+            "level moves for it"
+        },
+    )
+    model_bot_in_flight: int = field(
+        default=4,
+        metadata={"help": "model bots' moves this process asks its models for at once (the others wait, in time)"},
+    )
+    model_bot_fallback: str = field(
+        default="normal",
+        metadata={
+            "help": "the built-in level that moves for a model bot whose model did not give a legal move in time",
+            "choices": ("random", "easy", "normal", "hard"),
+        },
+    )
     max_message_bytes: int = field(default=16_384, metadata={"help": "largest WebSocket message accepted"})
     messages_per_second: float = field(default=10, metadata={"help": "sustained messages per connection"})
     message_burst: int = field(default=40, metadata={"help": "messages per connection allowed in a burst"})
@@ -173,6 +212,16 @@ class Config:
         if self.redis and not self.database:
             # Processes share rooms through the database; SQLite is one file of one process.
             raise ValueError("--redis needs --database: processes share their rooms through PostgreSQL")
+        if not 1 <= self.model_bot_seconds <= 600:
+            raise ValueError(f"--model-bot-seconds is between 1 and 600; got {self.model_bot_seconds!r}")
+        if not 1 <= self.model_bot_in_flight <= 1000:
+            raise ValueError(f"--model-bot-in-flight is between 1 and 1000; got {self.model_bot_in_flight!r}")
+        if self.model_bot_fallback not in BOT_LEVELS:
+            raise ValueError(f"--model-bot-fallback is one of {', '.join(BOT_LEVELS)}; got {self.model_bot_fallback!r}")
+        try:
+            model_bots(self.model_bot, self.model_bot_vision)
+        except ModelBotError as error:
+            raise ValueError(f"--model-bot: {error}") from None
         if not _NAMESPACE.fullmatch(self.namespace):
             raise ValueError(
                 f"--namespace: lower-case letters, digits and _, not starting with a digit; got {self.namespace!r}"
@@ -187,6 +236,11 @@ class Config:
     def pictures_path(self) -> Path:
         """The rooms' own pictures when no --database is given."""
         return self.data / "pictures.sqlite3"
+
+    @property
+    def model_bots(self) -> dict[str, ModelBot]:
+        """The model bots the host may add, by name (`fabula.bots.language.models`)."""
+        return model_bots(self.model_bot, self.model_bot_vision)
 
     @property
     def scaled_out(self) -> bool:
@@ -213,6 +267,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help_text = f"{spec.metadata.get('help', '')} [env {env}; default {_show(spec.default)}]"
         if spec.name == "allow_origin":
             parser.add_argument(flag, action="append", default=None, metavar="ORIGIN", help=help_text)
+        elif spec.type in (tuple[str, ...], "tuple[str, ...]"):
+            parser.add_argument(flag, action="append", default=None, metavar=spec.metadata["metavar"], help=help_text)
         elif spec.type in (bool, "bool"):
             parser.add_argument(flag, default=None, metavar="yes|no", help=help_text)
         else:
@@ -257,7 +313,10 @@ def _convert(name: str, kind: Any, value: str | Sequence[str]) -> Any:
             raise ValueError(word)
         if kind == tuple[str, ...]:
             parts = value.split(",") if isinstance(value, str) else list(value)
-            return tuple(part.strip().rstrip("/") for part in parts if part.strip())
+            # (an origin without its trailing slash; a model bot's spec as given)
+            return tuple(
+                part.strip().rstrip("/") if name == "allow_origin" else part.strip() for part in parts if part.strip()
+            )
         return str(value)
     except ValueError:
         raise ValueError(f"--{name.replace('_', '-')}: {value!r} is not a valid {kind.__name__}") from None

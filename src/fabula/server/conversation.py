@@ -58,6 +58,8 @@ class Conversation:
         rng: Callable[[], random.Random],
     ) -> None:
         self.config, self.library, self.metrics, self.rooms, self.fanout = config, library, metrics, rooms, fanout
+        #: the model bots a host may add here (every process of a deployment is given the same)
+        self.model_bot_names = frozenset(config.model_bots)
         self.cluster, self.own_cards, self.clock, self.rng = cluster, own_cards, clock, rng
         self.admission = Admission(config.max_connections_per_address, metrics)
 
@@ -188,7 +190,8 @@ class Conversation:
         if isinstance(message, p.ChangeSettings | p.Start | p.Rematch):  # (not on a move's path)
             dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
             own = await self.own_cards(room.code) if OWN_DECK in dealt else ()
-        context = commands.Context(member, self.clock(), self.library, lambda: self.rng().getrandbits(63), own)
+        models = self.model_bot_names
+        context = commands.Context(member, self.clock(), self.library, lambda: self.rng().getrandbits(63), own, models)
         return await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
 
     async def asked(self, ask: Ask) -> Answer:

@@ -83,6 +83,9 @@ class Acted(Entry, tag="acted"):
     auto: bool = False
     #: why (entries made before this was recorded have none)
     because: StandIn | None = None
+    #: a model bot's move that its fallback level made, and why (`fabula.server.model_play.Fallback`:
+    #: ``no_model``, ``busy``, ``timeout``, ``illegal``, ``endpoint``); None: the model's own, or no model bot's
+    fallback: str | None = None
 
 
 class Ended(Entry, tag="ended"):

@@ -16,6 +16,13 @@ class Metrics:
         self.auto_moves = Counter(
             "fabula_auto_moves", "Moves made by bots (bot seats, timers, absent players)", registry=registry
         )
+        self.model_bot_moves = Counter(
+            "fabula_model_bot_moves",
+            "Moves of model bots (--model-bot), by model and outcome: 'model' (the model's own move), or why its "
+            "fallback level moved for it: no_model, busy, timeout, illegal, endpoint",
+            ["model", "outcome"],
+            registry=registry,
+        )
         self.errors = Counter("fabula_errors", "Client messages refused, by error code", ["code"], registry=registry)
         # several processes (--database with --redis): how they keep step
         self.conflicts = Counter(

@@ -4,6 +4,7 @@ into it), its static files, ``/api/modes`` and ``/api/decks``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -13,6 +14,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from fabula.bots.base import BOT_LEVELS, DEFAULT_BOT_LEVEL, LANGUAGE_NAMES
+from fabula.bots.language.models import ModelBot
 from fabula.cards.library import DeckLibrary
 from fabula.protocol.settings import TIMER_RANGE
 from fabula.rules import CLUE_MAX, MODES, Ruleset
@@ -24,8 +26,9 @@ from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 PAGE_PATHS = ("/", "/join/{code}", "/room/{code}", "/room/{code}/board", "/rules", "/album/{code}/{secret}")
 
 
-def room_choices() -> dict[str, Any]:
-    """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers."""
+def room_choices(model_bots: Sequence[ModelBot] = ()) -> dict[str, Any]:
+    """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers
+    (``model_bots``: the operator's, by name only — never where they run or their key)."""
     return {
         "modes": [
             {
@@ -43,6 +46,8 @@ def room_choices() -> dict[str, Any]:
         # the lobby's order: the levels that read the clue, weakest first, then the one that plays blind
         "bot_levels": sorted(BOT_LEVELS, key=lambda level: level == "random"),
         "default_bot_level": DEFAULT_BOT_LEVEL,
+        # the bots on the operator's language models: "a bot on NAME" (add_bot's level model:NAME)
+        "model_bots": [{"name": bot.name, "level": bot.level, "vision": bot.vision} for bot in model_bots],
         "languages": [{"code": code, "name": name} for code, name in LANGUAGE_NAMES.items()],
         "timer_seconds": list(TIMER_RANGE),
         # characters, as the server counts them after cleaning (a longer one is refused)
@@ -56,23 +61,23 @@ def room_choices() -> dict[str, Any]:
 CHOICES_SLOT = '<script type="application/json" id="choices"></script>'
 
 
-def client_page() -> str:
+def client_page(model_bots: Sequence[ModelBot] = ()) -> str:
     """index.html with what ``/api/modes`` answers written into it: the client reads its lists
     from there, so its first paint (the language menu in the header, too) waits for no request."""
     page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
     if page.count(CHOICES_SLOT) != 1:
         raise RuntimeError(f"fabula/web/index.html must hold {CHOICES_SLOT} once")
     # "<" escaped: nothing in the JSON can end the script element early
-    choices = json.dumps(room_choices(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    choices = json.dumps(room_choices(model_bots), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return page.replace(CHOICES_SLOT, CHOICES_SLOT.replace("><", f">{choices}<"))
 
 
 class Pages:
     """The client's page at each of its paths, its files, and the lists it offers."""
 
-    def __init__(self, library: DeckLibrary) -> None:
-        self.library = library
-        self.page = client_page()
+    def __init__(self, library: DeckLibrary, model_bots: Sequence[ModelBot] = ()) -> None:
+        self.library, self.model_bots = library, tuple(model_bots)
+        self.page = client_page(self.model_bots)
 
     def routes(self) -> list[BaseRoute]:
         static = StaticFiles(directory=str(resources.files("fabula.web").joinpath("static")))
@@ -87,7 +92,7 @@ class Pages:
         return HTMLResponse(self.page, headers={"Cache-Control": "no-cache"})
 
     async def modes(self, request: Request) -> Response:
-        return JSONResponse(room_choices())
+        return JSONResponse(room_choices(self.model_bots))
 
     async def decks(self, request: Request) -> Response:
         return JSONResponse(

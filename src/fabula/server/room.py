@@ -24,7 +24,7 @@ from typing import Literal
 
 import msgspec
 
-from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS
+from fabula.bots.base import BOT_LANGUAGES, BOT_LEVELS, is_bot_level
 from fabula.errors import CommonCode
 from fabula.protocol.settings import RoomSettings
 from fabula.protocol.snapshot import RoomSnapshot, StoodIn
@@ -96,6 +96,10 @@ class Member:
     #: the moves a bot made for this person since their own last move (what to tell them on
     #: their return)
     stood_in: list[StoodIn] = field(default_factory=list)
+    #: a model bot's moves in this game that its fallback level made (`Acted.fallback`)
+    fallback_moves: int = 0
+    #: a model bot whose model did not answer its last move (in time): its fallback level plays
+    not_answering: bool = False
 
     @property
     def gone_for_good(self) -> bool:
@@ -301,9 +305,10 @@ class Room(RoomGames):
                 raise RoomError(RoomCode.COLOUR_TAKEN, f"{member.name} already plays the {entry.colour} rabbit.")
             if member.name.casefold() == name.casefold():
                 raise RoomError(RoomCode.NAME_TAKEN, f"Someone here is already called {member.name}.")
-        if entry.bot is not None and entry.bot not in BOT_LEVELS:
+        if entry.bot is not None and not is_bot_level(entry.bot):
             raise RoomError(
-                RoomCode.UNKNOWN_BOT, f"Unknown bot level {quoted(entry.bot)}; the levels are {', '.join(BOT_LEVELS)}."
+                RoomCode.UNKNOWN_BOT,
+                f"Unknown bot level {quoted(entry.bot)}; the levels are {', '.join(BOT_LEVELS)} and model:NAME.",
             )
         if entry.bot_language is not None and entry.bot_language not in BOT_LANGUAGES:
             raise RoomError(

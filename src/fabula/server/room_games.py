@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from fabula.bots.base import model_of
 from fabula.protocol.settings import RoomSettings
 from fabula.protocol.snapshot import StoodIn
 from fabula.rules import Game, Phase, RoundResult, Ruleset, action_from_json
@@ -110,6 +111,7 @@ class RoomGames:
         self.phase_since = entry.at
         for member in self.members.values():
             member.stood_in.clear()
+            member.fallback_moves, member.not_answering = 0, False
 
     def _acted(self, entry: Acted) -> Acted:
         game = self.game
@@ -130,6 +132,10 @@ class RoomGames:
         # the log keeps the move as the engine read it, not whatever else the client sent along
         read = action.to_json()
         mover = self.members[entry.member]
+        if entry.fallback is not None:
+            mover.fallback_moves += 1
+        if mover.bot is not None and model_of(mover.bot) is not None:
+            mover.not_answering = entry.fallback in ("timeout", "endpoint")
         if entry.auto:
             mover.stood_in.append(StoodIn(before[0], read, entry.because or "away"))
         else:

@@ -103,8 +103,10 @@ class Scheduler:
             return
         seq = live.room.seq
         key = f"due:{live.room.code}:{seq}"
+        # a model bot may think for its whole time limit before the entry is stored
+        seconds = LEASE_SECONDS + (self.config.model_bot_seconds if self.config.model_bot else 0.0)
         try:
-            ours = await lease.try_acquire(key, LEASE_SECONDS)
+            ours = await lease.try_acquire(key, seconds)
         except Exception as error:  # Redis is away: the store alone still decides
             log.warning("lease unavailable", extra={"room": live.room.code, "error": str(error)})
             ours = True
@@ -222,7 +224,7 @@ class Scheduler:
         else:
             language = live.presence.languages.get(member.id) or stand_in_language(room)
         rng = random.Random(self.rng().getrandbits(64))
-        action = await self.autoplay.choose(room, seat, level, rng, language)
+        action, fallback = await self.autoplay.move(room, seat, level, rng, language)
         # A person's teammate never decides alone: it offers its card, and plays it only if the
         # person lets the table go quiet (`teammate_wait_seconds`).
         if isinstance(action, Play) and member.bot is not None and self._mate_at_the_table(live, seat):
@@ -239,7 +241,12 @@ class Scheduler:
             if because == "away" and live.presence.at_the_table(current, member.id):
                 raise RoomError(RoomCode.STALE, "The player came back while the bot was thinking.")
             return Acted(
-                at=self.clock(), member=member.id, action=action.to_json(), auto=because is not None, because=because
+                at=self.clock(),
+                member=member.id,
+                action=action.to_json(),
+                auto=because is not None,
+                because=because,
+                fallback=fallback,
             )
 
         try:

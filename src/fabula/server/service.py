@@ -34,6 +34,7 @@ from .entries import Acted, AnyEntry, Ended, Joined, Started
 from .fanout import FanOut
 from .live_room import LiveRoom
 from .metrics import Metrics
+from .model_play import ModelPlayers, picture_source
 from .own_deck import OwnCards, own_cards_of
 from .rooms import Rooms
 from .scheduler import Scheduler
@@ -99,6 +100,17 @@ def build(
     are read whenever used (tests move the clock and seed the source once the server runs)."""
     rooms = Rooms(backends.store, backends.bus, metrics, clock, shared=backends.shared)
     own_cards = own_cards_of(backends.pictures)
+    models = (
+        ModelPlayers(
+            config.model_bots,
+            metrics,
+            seconds=config.model_bot_seconds,
+            in_flight=config.model_bot_in_flight,
+            pictures=picture_source(library, backends.pictures),
+        )
+        if config.model_bot
+        else None
+    )
     autoplay = AutoPlayers(
         library,
         memory=config.bot_memory,
@@ -106,6 +118,8 @@ def build(
         own_cards=own_cards,
         memory_rounds=config.bot_memory_rounds,
         clock=clock,
+        models=models,
+        model_fallback=config.model_bot_fallback,
     )
     fanout = FanOut(lambda: config.disconnect_grace_seconds)
     scheduler = Scheduler(rooms, autoplay, config, metrics, clock=clock, rng=rng, lease=backends.lease)
@@ -236,6 +250,8 @@ class RoomService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await parts.autoplay.learned()  # a game that just ended reaches the store before it closes
+        if parts.autoplay.models is not None:
+            parts.autoplay.models.close()
         await parts.backends.close()
 
     def now(self) -> float:

@@ -42,6 +42,8 @@ def of(
                 seat=seats.get(m.id),
                 stand_in_at=stand_in_at.get(m.id),
                 open=playing and (m.bot is not None or m.gone_for_good),
+                fallback_moves=m.fallback_moves,
+                not_answering=m.not_answering,
             )
             for m in room.members.values()
         ],

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
@@ -67,3 +68,12 @@ def within_request(cards: Sequence[str], pictures: Mapping[str, str]) -> dict[st
         kept[card] = url
         total += len(url)
     return kept
+
+
+def cards_in_view(view: Mapping[str, Any]) -> list[str]:
+    """The cards a seat's view shows it: its hand, then the table (all a model may be shown).
+
+    >>> cards_in_view({"hand": ["a", "b"], "table": [{"slot": 1, "card": "c"}]})
+    ['a', 'b', 'c']
+    """
+    return [*(view.get("hand") or []), *(slot["card"] for slot in view.get("table") or [])]
