@@ -10,15 +10,11 @@ require_extra()
 
 import json  # noqa: E402 - after the check that the extra is there
 import random  # noqa: E402
-from collections.abc import Callable, Mapping, Sequence  # noqa: E402
-from typing import Any, cast  # noqa: E402
+from collections.abc import Mapping, Sequence  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
-from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
-from pettingzoo.test.seed_test import parallel_seed_test as untyped_parallel_seed_test  # noqa: E402
-from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
 
 from fabula.bots.arena import SeatContext  # noqa: E402
 from fabula.bots.base import RandomBot  # noqa: E402
@@ -27,17 +23,11 @@ from fabula.research.opponents import Opponent, OpponentError  # noqa: E402
 from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, env, parallel_env  # noqa: E402
 from fabula.rules import Action, Phase, Propose, Vote  # noqa: E402
 
-from .games import SHORT  # noqa: E402
+from .pettingzoo_tests import BY_DESIGN, api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
-    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
-    pytest.mark.filterwarnings("ignore:Action space for each agent probably should be"),
-    pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros"),
-]
-api_test = cast("Callable[..., None]", untyped_api_test)
-seed_test = cast("Callable[..., None]", untyped_seed_test)
-parallel_seed_test = cast("Callable[..., None]", untyped_parallel_seed_test)
+pytestmark = BY_DESIGN
+
+from .games import SHORT  # noqa: E402
 
 CLUES = ["Freedom", "Dream", "Journey"]
 TABLES = [("odyssey", 3), ("odyssey", 4), ("odyssey", 7), ("party", 6), ("teams", 6)]

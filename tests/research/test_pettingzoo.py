@@ -11,36 +11,21 @@ require_extra()
 
 import re  # noqa: E402 - after the check that the extra is there
 from collections.abc import Callable, Sequence  # noqa: E402
-from typing import Any, cast  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
-from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
-from pettingzoo.test.seed_test import parallel_seed_test as untyped_parallel_seed_test  # noqa: E402
-from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper  # noqa: E402
 
 from fabula.research.actions import ActionNotAvailable  # noqa: E402
 from fabula.research.pettingzoo import FabulaAECEnv, FabulaParallelEnv, NotReset, env, parallel_env  # noqa: E402
 from fabula.rules import MODES, IllegalAction, Phase  # noqa: E402
 
+from .pettingzoo_tests import BY_DESIGN, api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+pytestmark = BY_DESIGN
+
 from .games import CLUES, SHORT, TABLES, VARIANTS  # noqa: E402
-
-# What PettingZoo's api_test warns about by design here: the observation is a Dict of texts and a
-# mask (not one array), the free-text action space is a Tuple, and a seat the table is not
-# waiting for (a finished game's seats included) has no legal move.
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
-    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
-    pytest.mark.filterwarnings("ignore:Action space for each agent probably should be"),
-    pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros"),
-]
-
-# (PettingZoo's test functions have no annotations)
-api_test = cast("Callable[..., None]", untyped_api_test)
-seed_test = cast("Callable[..., None]", untyped_seed_test)
-parallel_seed_test = cast("Callable[..., None]", untyped_parallel_seed_test)
 
 CLUE_CHOICES = [pytest.param(CLUES, id="vocabulary"), pytest.param(None, id="free-text")]
 

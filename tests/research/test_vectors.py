@@ -6,30 +6,18 @@ from .extra import require_extra
 
 require_extra()
 
-from collections.abc import Callable  # noqa: E402 - after the check that the extra is there
-from typing import cast  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from gymnasium import spaces  # noqa: E402
-from pettingzoo.test.api_test import api_test as untyped_api_test  # noqa: E402
-from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
-from pettingzoo.test.seed_test import parallel_seed_test as untyped_parallel_seed_test  # noqa: E402
-from pettingzoo.test.seed_test import seed_test as untyped_seed_test  # noqa: E402
 
 from fabula.research.pettingzoo import env, parallel_env  # noqa: E402
 from fabula.research.vectors import EMBEDDING_WIDTH, CardEmbeddings, VectorLayout  # noqa: E402
 
-# (as test_pettingzoo: the observation is a Dict of a vector and a mask, as PettingZoo's classic
-# games have it, and a seat the table is not waiting for has no legal move)
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
-    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
-    pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros"),
-]
-api_test = cast("Callable[..., None]", untyped_api_test)
-seed_test = cast("Callable[..., None]", untyped_seed_test)
-parallel_seed_test = cast("Callable[..., None]", untyped_parallel_seed_test)
+from .pettingzoo_tests import BY_DESIGN, api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+pytestmark = BY_DESIGN
+
 
 SHORT = {"storyteller_cycles": 1}
 CLUES = ["Freedom", "Dream", "Journey"]

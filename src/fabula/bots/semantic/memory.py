@@ -96,19 +96,20 @@ class PastRound:
 
 def read_rounds(path: str | Path) -> list[PastRound]:
     """Every round of a JSON-lines file (blank lines skipped); `ValueError` names a bad line."""
-    rounds = []
     with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-                if not isinstance(data, dict):
-                    raise ValueError("not a JSON object")
-                rounds.append(PastRound.from_json(data))
-            except ValueError as error:
-                raise ValueError(f"{path}, line {number}: {error}") from None
-    return rounds
+        return [round_of_line(line, f"{path}, line {number}") for number, line in enumerate(handle, 1) if line.strip()]
+
+
+def round_of_line(line: str, where: str) -> PastRound:
+    """The round one line of a rounds file holds; `ValueError` saying ``where`` the line is when
+    it holds none."""
+    try:
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return PastRound.from_json(data)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 class _CardMemory:

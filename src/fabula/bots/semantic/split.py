@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from .memory import PastRound
+from .memory import PastRound, round_of_line
 
 __all__ = [
     "DIGEST_SIZE",
@@ -93,13 +93,7 @@ def split_lines(path: str | Path) -> tuple[list[str], list[str]]:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                data = json.loads(line)
-                if not isinstance(data, dict):
-                    raise ValueError("not a JSON object")
-                past = PastRound.from_json(data)
-            except ValueError as error:
-                raise ValueError(f"{path}, line {number}: {error}") from None
+            past = round_of_line(line, f"{path}, line {number}")
             text = line if line.endswith("\n") else line + "\n"
             (tuning if round_key(past) in known else held_out).append(text)
     return tuning, held_out
