@@ -13,6 +13,7 @@ from tqdm import tqdm
 if TYPE_CHECKING:
     from fabula.bots.arena import AgentFactory, ArenaReport, SeatContext
     from fabula.bots.base import Bot
+    from fabula.research.trajectories import Trajectories
 
 #: The exit status of a run a language model's endpoint ended (2: a bad request; 1: a bot broke the rules).
 ENDPOINT_FAILED = 3
@@ -166,6 +167,16 @@ def _print_report(report: ArenaReport, seated: Sequence[str], counts: Mapping[st
         )
 
 
+def _trajectories(path: str | None, stack: ExitStack) -> Trajectories | None:
+    """What records every move to ``--trajectories``, if asked."""
+    write = _log_writer(path, stack, last="done")
+    if write is None:
+        return None
+    from fabula.research.trajectories import Trajectories
+
+    return Trajectories(write)
+
+
 def run(
     mode: str,
     players: int,
@@ -223,12 +234,7 @@ def run(
         try:
             factories = _agents(agents, stack, transcript, made, llm)
             record = _log_writer(log, stack)
-            write_move = _log_writer(trajectories, stack, last="done")
-            trajectory = None
-            if write_move is not None:
-                from fabula.research.trajectories import Trajectories
-
-                trajectory = Trajectories(write_move)
+            trajectory = _trajectories(trajectories, stack)
         except (OSError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
