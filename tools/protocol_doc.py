@@ -52,7 +52,7 @@ from fabula.rules.actions import Action, BlindClue, Tell
 from fabula.rules.errors import RuleCode
 from fabula.rules.views import SeatView
 from fabula.server import app as app_module
-from fabula.server import card_routes, responses, room_routes, room_settings
+from fabula.server import card_routes, responses, room_clock, room_routes, room_settings
 from fabula.server import connections as connections_module
 from fabula.server import room as room_module
 from fabula.server.app import create_app
@@ -701,7 +701,7 @@ def state_values() -> dict[str, object]:
         "fields_RoomSnapshot": table(
             ["field", "type", "meaning"], field_rows("RoomSnapshot", definitions["RoomSnapshot"])
         ),
-        "reveal_seconds": room_module.REVEAL_SECONDS,
+        "reveal_seconds": room_clock.REVEAL_SECONDS,
         "doc_SeatView": docstring(SeatView),
         "fields_SeatView": table(
             ["field", "type", "modes", "meaning"], field_rows("SeatView", definitions["SeatView"], view_modes())

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from fabula.server.room import REVEAL_SECONDS
+from fabula.server.room_clock import REVEAL_SECONDS
 
 from .harness import Client, LiveServer, create_room, join_room, live_server
 from .players import awaited, move_once, play_to_end

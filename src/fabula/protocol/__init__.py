@@ -182,6 +182,40 @@ class End(ClientMessage, tag="end"):
     )
 
 
+class Pause(ClientMessage, tag="pause"):
+    """Host, during a game: pause it. The phase's timer stands still and nothing moves — a move
+    (anyone's) is refused with ``paused`` and no bot moves, not even for someone gone — until the
+    host resumes; chat, leaving, ending the game and handing hosting on still work. A second
+    ``pause`` is refused with ``paused``."""
+
+    reply: ClassVar[str] = (
+        "a `state` (`paused` true) to every connection, then `ack`; `error` `not_host`, `not_started` "
+        "(no game being played) or `paused`"
+    )
+
+
+class Resume(ClientMessage, tag="resume"):
+    """Host: resume the paused game; its timer goes on with the time it had left."""
+
+    reply: ClassVar[str] = "a `state` to every connection, then `ack`; `error` `not_host` or `not_paused`"
+
+
+#: How much ``add_time`` adds: seconds, 30 unless said.
+ADD_TIME_RANGE = (5, 600)
+
+
+class AddTime(ClientMessage, tag="add_time"):
+    """Host, during a game: give the phase being played more time on its timer (also while paused;
+    a timer that has just run out gets them from now). A timer may have at most an hour left."""
+
+    reply: ClassVar[str] = (
+        "a `state` (a later `deadline`, `time_added`) to every connection, then `ack`; `error` `not_host`, "
+        "`not_started`, `no_timer` (this phase has no timer) or `too_much_time`"
+    )
+
+    seconds: Annotated[int, msgspec.Meta(ge=ADD_TIME_RANGE[0], le=ADD_TIME_RANGE[1])] = 30
+
+
 class Ping(ClientMessage, tag="ping"):
     """Answered by ``pong``; keeps a connection through proxies that close idle ones."""
 
@@ -217,6 +251,9 @@ AnyClientMessage = (
     | Start
     | Rematch
     | End
+    | Pause
+    | Resume
+    | AddTime
     | Ping
 )
 

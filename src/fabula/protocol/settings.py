@@ -36,6 +36,13 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
             "`chat_closed` then; team chat in `teams` is always open)"
         ),
     ] = False
+    extended_timers: Annotated[
+        bool,
+        Meta(
+            description="every timer twice as long (an accessibility option: more time to read and write): the "
+            "phase timers, the time the reveal adds to the next clue's, and a bot teammate's wait for its person"
+        ),
+    ] = False
 
 
 #: Why a bot made a move for a person's seat: they were away, or their time ran out.

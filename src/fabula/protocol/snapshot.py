@@ -131,7 +131,10 @@ class RoomSnapshot(msgspec.Struct):
     ]
     deadline: Annotated[
         float | None,
-        Meta(description="Unix time at which the current phase's timer runs out; null without a timer or a game"),
+        Meta(
+            description="Unix time at which the current phase's timer runs out; null without a timer or a game, "
+            "and while the game is paused"
+        ),
     ]
     game: Annotated[SeatView | None, Meta(description="your seat's game view; null before the first start")]
     table_chat: Annotated[
@@ -142,6 +145,24 @@ class RoomSnapshot(msgspec.Struct):
             "`chat_closed` then); team chat is always open"
         ),
     ]
+
+    paused: Annotated[
+        bool,
+        Meta(
+            description="the host paused the game (`pause`): the timer stands still, no move is taken (an `act` "
+            "is refused with `paused`, `you.legal` is empty) and no bot moves, until the host's `resume`"
+        ),
+    ] = False
+    time_left: Annotated[
+        float | None,
+        Meta(
+            description="while paused: the seconds the phase's timer has left, where it goes on from on `resume`; "
+            "null otherwise"
+        ),
+    ] = None
+    time_added: Annotated[
+        int, Meta(description="the seconds the host added to the current phase's timer (`add_time`); 0 if none")
+    ] = 0
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the JSON object a client receives."""

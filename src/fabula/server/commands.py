@@ -27,17 +27,48 @@ from .entries import (
     HostPassed,
     Joined,
     Left,
+    Paused,
+    Resumed,
     Said,
     SettingsChanged,
     Started,
     TeamsSet,
+    TimeAdded,
 )
 from .errors import RoomCode, RoomError
 from .room import Room
 
 #: The client messages that become entries.
-Command = p.Act | p.Say | p.Leave | p.End | p.ChangeSettings | p.SetTeams | p.AddBot | p.Kick | p.PassHost | p.Start
-COMMANDS = (p.Act, p.Say, p.Leave, p.End, p.ChangeSettings, p.SetTeams, p.AddBot, p.Kick, p.PassHost, p.Start)
+Command = (
+    p.Act
+    | p.Say
+    | p.Leave
+    | p.End
+    | p.ChangeSettings
+    | p.SetTeams
+    | p.AddBot
+    | p.Kick
+    | p.PassHost
+    | p.Start
+    | p.Pause
+    | p.Resume
+    | p.AddTime
+)
+COMMANDS = (
+    p.Act,
+    p.Say,
+    p.Leave,
+    p.End,
+    p.ChangeSettings,
+    p.SetTeams,
+    p.AddBot,
+    p.Kick,
+    p.PassHost,
+    p.Start,
+    p.Pause,
+    p.Resume,
+    p.AddTime,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +124,12 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
             return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
         case p.PassHost():
             return HostPassed(at=now, client_id=cid, by=member, member=message.member)
+        case p.Pause():
+            return Paused(at=now, client_id=cid, by=member)
+        case p.Resume():
+            return Resumed(at=now, client_id=cid, by=member)
+        case p.AddTime():
+            return TimeAdded(at=now, client_id=cid, by=member, seconds=message.seconds)
         case p.Rematch():
             if room.status != "over":
                 raise RoomError(RoomCode.NOT_OVER, "A rematch is offered when the game is over.")

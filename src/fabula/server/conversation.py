@@ -168,7 +168,7 @@ class Conversation:
         if isinstance(message, p.Legal):
             seat = room.seat_of(member)
             game = room.game
-            actions = [] if game is None or seat is None else game.legal_actions(seat)
+            actions = [] if game is None or seat is None or room.paused else game.legal_actions(seat)
             connection.send(p.LegalMoves(message.id, [action.to_json() for action in actions]))
             return
         done = await self.rooms.made_before(live, (member, message.id))

@@ -99,13 +99,42 @@ class Returned(Entry, tag="returned"):
     member: int
 
 
+class Paused(Entry, tag="paused"):
+    """The host paused the game: its timer stops, and nobody moves (nor any bot) until it resumes."""
+
+
+class Resumed(Entry, tag="resumed"):
+    """The host resumed the paused game: its timer goes on from where it stopped."""
+
+
+class TimeAdded(Entry, tag="time_added"):
+    """The host gave the phase being played ``seconds`` more on its timer."""
+
+    seconds: int
+
+
 class Said(Entry, tag="said"):
     member: int
     text: str
     team_only: bool = False
 
 
-AnyEntry = Created | Joined | Left | HostPassed | SettingsChanged | TeamsSet | Started | Acted | Ended | Returned | Said
+AnyEntry = (
+    Created
+    | Joined
+    | Left
+    | HostPassed
+    | SettingsChanged
+    | TeamsSet
+    | Started
+    | Acted
+    | Ended
+    | Returned
+    | Said
+    | Paused
+    | Resumed
+    | TimeAdded
+)
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

@@ -12,7 +12,7 @@ class RoomCode(ErrorCode):
 
     Over HTTP every one is a 400 but ``no_room`` and ``no_game`` (404), ``removed_here`` (403) and
     ``too_many_rooms`` (429); a code sent only on the socket has a status of its kind too
-    (``chat_rate_limited`` 429, ``chat_closed`` 403). Where one can be sent follows from the
+    (``chat_rate_limited`` 429, ``chat_closed`` 403, ``paused`` 409). Where one can be sent follows from the
     requests whose checks raise it: a join comes over HTTP (and a bot's over the WebSocket),
     everything else a member does over the WebSocket."""
 
@@ -61,13 +61,21 @@ class RoomCode(ErrorCode):
     NO_CODE = "no_code", 400, "No free room code was found; try again.", Reach.HTTP
     NO_GAME = "no_game", 404, "The room has no finished game of that number (or it is still being played).", Reach.BOTH
     NO_ROOM = "no_room", 404, "There is no room with that code (or it was deleted after a while unused).", Reach.BOTH
+    NO_TIMER = "no_timer", 400, "Time is added to a running phase timer: this phase has none.", Reach.SOCKET
     NOT_AWAY = "not_away", 400, "A return to the table of a player who is at it already.", Reach.NOWHERE
     NOT_HOST = "not_host", 400, "Only the host may do that.", Reach.SOCKET
+    NOT_PAUSED = "not_paused", 400, "The game is not paused: there is nothing to resume.", Reach.SOCKET
     NOT_OVER = "not_over", 400, "The game is not over: no rematch yet, and no log to read.", Reach.BOTH
     NOT_SEATED = "not_seated", 400, "Spectators do not play.", Reach.SOCKET
     NOT_STARTED = "not_started", 400, "No game is being played.", Reach.BOTH
     NOT_TEAMS = "not_teams", 400, "Teams, and team chat, are only for mode teams.", Reach.SOCKET
     NOT_YOUR_SEAT = "not_your_seat", 400, "A move for another seat than one's own.", Reach.SOCKET
+    PAUSED = (
+        "paused",
+        409,
+        "The host paused the game: no move is made (by anyone, nor by a bot) until the host resumes it.",
+        Reach.SOCKET,
+    )
     REMOVED = (
         "removed",
         400,
@@ -91,6 +99,12 @@ class RoomCode(ErrorCode):
         Reach.NOWHERE,
     )
     STORE_FAILED = "store_failed", 400, "The server could not save that; try again.", Reach.BOTH
+    TOO_MUCH_TIME = (
+        "too_much_time",
+        400,
+        "A timer with more than an hour left is given no more time.",
+        Reach.SOCKET,
+    )
     TOO_MANY_ROOMS = "too_many_rooms", 429, "This network has as many rooms in use as it may.", Reach.HTTP
     UNKNOWN_BOT = "unknown_bot", 400, "There is no bot of that level.", Reach.BOTH
     UNKNOWN_COLOUR = "unknown_colour", 400, "There is no rabbit of that colour.", Reach.BOTH

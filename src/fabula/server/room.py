@@ -42,19 +42,20 @@ from .entries import (
     HostPassed,
     Joined,
     Left,
+    Paused,
+    Resumed,
     Returned,
     Said,
     SettingsChanged,
     Started,
     TeamsSet,
+    TimeAdded,
 )
 from .errors import RoomCode, RoomError
 from .room_games import RoomGames
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, check_settings, seat_range
 
 CHAT_KEPT = 100
-#: Seconds added to the first timer of a round: everyone is looking at the last round's reveal.
-REVEAL_SECONDS = 15
 
 #: What people type into a room, besides clues (the engine's).
 Typed = Literal["name", "message"]
@@ -130,8 +131,14 @@ class Room(RoomGames):
         self.seq = 0
         self.created_at = 0.0
         self.last_at = 0.0
-        #: when the current phase of the game began (deadlines are counted from it)
+        #: when the current phase of the game began (deadlines are counted from it: `RoomClock`)
         self.phase_since = 0.0
+        #: when the host paused the game (None: it is not paused)
+        self.paused_at: float | None = None
+        #: how long the current phase stood paused (or its timer had run out before time was added)
+        self.paused_for = 0.0
+        #: the seconds the host added to the current phase's timer
+        self.time_added = 0
         #: the recent chat, each line with who may read it (None: everyone) — fixed when it was
         #: said, so that re-pairing the teams later shows no one a line meant for someone else
         self.chat: deque[tuple[Said, frozenset[int] | None]] = deque(maxlen=CHAT_KEPT)
@@ -162,22 +169,6 @@ class Room(RoomGames):
             if member in pair:
                 return set(pair)
         return {member}
-
-    def deadline(self) -> float | None:
-        """When the current phase's timer runs out (None: no timer, or no game running)."""
-        game = self.game
-        if game is None or game.phase is Phase.OVER:
-            return None
-        seconds = {
-            Phase.CLUE: self.settings.clue_seconds,
-            Phase.PLAY: self.settings.play_seconds,
-            Phase.VOTE: self.settings.vote_seconds,
-        }[game.phase]
-        if seconds is None:
-            return None
-        if game.phase is Phase.CLUE and game.last_result is not None:
-            seconds += REVEAL_SECONDS  # the reveal does not eat the storyteller's time
-        return self.phase_since + seconds
 
     def table_chat_open(self) -> bool:
         """Whether a chat line to the whole table is taken now. From the storyteller's clue (party:
@@ -272,6 +263,12 @@ class Room(RoomGames):
                 self._returned(entry)
             case Said():
                 entry = self._said(entry)
+            case Paused():
+                self._paused(entry)
+            case Resumed():
+                self._resumed(entry)
+            case TimeAdded():
+                self._time_added(entry)
         if entry.client_id is not None:
             self.client_ids[(entry.by, entry.client_id)] = self.seq
         self.seq += 1

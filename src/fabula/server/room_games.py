@@ -34,6 +34,7 @@ from fabula.story import Album, Player, TakeOver
 
 from .entries import Acted, Ended, Started
 from .errors import RoomCode, RoomError
+from .room_clock import RoomClock
 
 if TYPE_CHECKING:
     from .room import Member
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
 Status = Literal["lobby", "playing", "over"]
 
 
-class RoomGames:
-    """The games of a `Room` (a mixin: `Room` makes these fields and dispatches the entries)."""
+class RoomGames(RoomClock):
+    """The games of a `Room` (a mixin: `Room` makes these fields and dispatches the entries); its
+    phase timer is `RoomClock`'s."""
 
     # (the fields it reads and changes: `Room.__init__` makes them, and says what each holds)
     settings: RoomSettings
@@ -108,7 +110,7 @@ class RoomGames:
             )
         )
         self._stood_in_this_round = set()
-        self.phase_since = entry.at
+        self._new_phase(entry.at)
         for member in self.members.values():
             member.stood_in.clear()
             member.fallback_moves, member.not_answering = 0, False
@@ -120,6 +122,7 @@ class RoomGames:
         seat = self.seat_of(entry.member)
         if seat is None:
             raise RoomError(RoomCode.NOT_SEATED, "Spectators do not play.")
+        self.check_not_paused()
         payload = dict(entry.action)
         if payload.setdefault("seat", seat) != seat:
             raise RoomError(RoomCode.NOT_YOUR_SEAT, "You can only move for your own seat.")
@@ -141,7 +144,7 @@ class RoomGames:
         else:
             mover.stood_in.clear()
         if (game.round, game.phase) != before:
-            self.phase_since = entry.at
+            self._new_phase(entry.at)
         return entry if read == entry.action else msgspec.structs.replace(entry, action=read)
 
     def _chronicle(self, events: Iterable[object], at: float) -> None:
@@ -170,6 +173,7 @@ class RoomGames:
             raise RoomError(RoomCode.NOT_STARTED, "No game is being played.")
         self._chronicle(self.game.end_now(), entry.at)
         self.albums[-1].ended_by_host = True
+        self._new_phase(entry.at)  # (a paused game ends unpaused)
 
     # ------------------------------------------------------------------ rules for the host
 

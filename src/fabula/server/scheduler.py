@@ -164,8 +164,8 @@ class Scheduler:
         """The earliest move a bot makes for someone."""
         room, presence, config = live.room, live.presence, self.config
         game = room.game
-        if game is None or game.phase is Phase.OVER:
-            return None
+        if game is None or game.phase is Phase.OVER or room.paused:
+            return None  # (paused: nobody moves, a bot neither; hosting may still pass on)
         deadline = room.deadline()
         earliest: Due | None = None
         since_change = max(room.phase_since, room.last_at)
@@ -173,7 +173,7 @@ class Scheduler:
             member = room.members[room.seating[seat]]
             because: StandIn | None = None
             if member.bot is not None and self._leaves_choice_to_teammate(live, seat):
-                when = since_change + config.teammate_wait_seconds
+                when = since_change + config.teammate_wait_seconds * room.timer_factor
                 if deadline is not None:
                     when = min(when, deadline)
             elif member.bot is not None:

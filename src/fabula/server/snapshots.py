@@ -40,7 +40,7 @@ def of(
                 away=m.away,
                 connected=m.bot is not None or m.id in present,
                 seat=seats.get(m.id),
-                stand_in_at=stand_in_at.get(m.id),
+                stand_in_at=None if room.paused else stand_in_at.get(m.id),
                 open=playing and (m.bot is not None or m.gone_for_good),
                 fallback_moves=m.fallback_moves,
                 not_answering=m.not_answering,
@@ -54,6 +54,9 @@ def of(
         deadline=room.deadline(),
         game=None if views is None else views[None],
         table_chat=room.table_chat_open(),
+        paused=room.paused,
+        time_left=room.time_left(),
+        time_added=room.time_added,
     )
     result: dict[int | None, RoomSnapshot] = {}
     for member in wanted:
@@ -62,7 +65,11 @@ def of(
             continue
         seat = seats.get(member)
         found = room.members.get(member)
-        legal = [] if game is None or seat is None or not playing else [a.to_json() for a in game.legal_actions(seat)]
+        legal = (
+            []
+            if game is None or seat is None or not playing or room.paused
+            else [a.to_json() for a in game.legal_actions(seat)]
+        )
         you = You(member, seat, member == room.host, [] if found is None else list(found.stood_in), legal)
         result[member] = msgspec.structs.replace(shared, you=you, game=None if views is None else views[seat])
     return result
