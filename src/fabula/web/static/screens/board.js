@@ -22,6 +22,7 @@ import {
 } from "./parts.js";
 import { roomPeople } from "./chart.js";
 import { createReplay } from "./replay.js";
+import { pausedWords } from "./room/clock.js";
 
 /** How long the TV keeps a round's reveal on screen. */
 const REVEAL_MS = 12_000;
@@ -299,7 +300,9 @@ export function boardScreen(ctx, code) {
       ctx.render(h("section.board-replay", {}, replay.element, h("p.board-status", { class: status }, t(`connection.${status}`)), cornerMenu()), { board: true });
       return;
     }
-    ctx.render(h("section.board", {}, track(game), centre(game), h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
+    // paused: said large across the top of the centre, the time left standing still
+    const paused = room.paused ? h("p.board-paused", { role: "status" }, pausedWords(room)) : null;
+    ctx.render(h("section.board", { class: room.paused ? "paused" : "" }, track(game), centre(game), paused, h("p.board-status", { class: status }, t(`connection.${status}`))), { board: true });
     fitCards();
   }
   draw();

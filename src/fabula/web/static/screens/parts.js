@@ -57,7 +57,7 @@ export function markRabbits(members) {
 
 // ---------------------------------------------------------------- countdowns
 
-function clock(seconds) {
+export function clockText(seconds) {
   const left = Math.max(0, Math.round(seconds));
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
@@ -68,14 +68,14 @@ export function countdown(deadline, words) {
   const element = h("span.countdown", { "data-deadline": deadline });
   element.words = words;
   const left = deadline - Date.now() / 1000;
-  element.textContent = words(clock(left), left);
+  element.textContent = words(clockText(left), left);
   return element;
 }
 
 export function tickCountdowns() {
   for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
     const left = Number(element.dataset.deadline) - Date.now() / 1000;
-    if (element.words) element.textContent = element.words(clock(left), left);
+    if (element.words) element.textContent = element.words(clockText(left), left);
   }
 }
 

@@ -52,7 +52,9 @@ export function lobbyPart(v) {
   function timersLine(settings) {
     const set = ["clue", "play", "vote"].filter((phase) => settings[`${phase}_seconds`]);
     if (!set.length) return null;
-    const parts = set.map((phase) => t("lobby.timer", { phase: t(`start.timer.${phase}`), seconds: settings[`${phase}_seconds`] }));
+    // (extended timers: the seconds each phase will have, doubled)
+    const factor = settings.extended_timers ? 2 : 1;
+    const parts = set.map((phase) => t("lobby.timer", { phase: t(`start.timer.${phase}`), seconds: settings[`${phase}_seconds`] * factor }));
     return h("p.hint.timers", {}, t("lobby.timers", { timers: listText(parts) }));
   }
 
@@ -80,6 +82,31 @@ export function lobbyPart(v) {
         }),
         h("span", {}, h("span.house-rule-name", {}, t("lobby.table_talk")), h("br"), h("span.hint", {}, t("lobby.table_talk_hint"))),
       ),
+    );
+  }
+
+  // Extended timers (an accessibility option): every timer twice as long. The host ticks it while
+  // the room has a timer; everyone else reads that it is on.
+  function extendedTimers(room) {
+    const on = room.settings.extended_timers === true;
+    const timed = ["clue", "play", "vote"].some((phase) => room.settings[`${phase}_seconds`]);
+    if (!room.you?.host) return on ? h("p.hint.extended-on", {}, t("lobby.extended_on")) : null;
+    if (!timed && !on) return null;
+    return h(
+      "label.house-rule.extended-timers",
+      {},
+      h("input", {
+        type: "checkbox",
+        name: "extended-timers",
+        "data-keep": "extended-timers",
+        checked: on,
+        onchange: async (event) => {
+          const box = event.target;
+          const reply = await send("settings", { settings: { ...ui.room.settings, extended_timers: box.checked } });
+          if (reply.type === "error") box.checked = ui.room.settings.extended_timers === true;
+        },
+      }),
+      h("span", {}, h("span.house-rule-name", {}, t("lobby.extended")), h("br"), h("span.hint", {}, t("lobby.extended_hint"))),
     );
   }
 
@@ -205,6 +232,7 @@ export function lobbyPart(v) {
       problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       houseRule(room),
+      extendedTimers(room),
       seats,
       teams,
       room.games_started ? history() : null,

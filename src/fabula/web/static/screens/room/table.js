@@ -3,6 +3,7 @@ import { listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { cardImage, cardViewer, awayLines, countdown, memberName, roundLine, scoreTrack, timeLeft } from "../parts.js";
 import { missedRounds } from "../album.js";
+import { pausedLine, phaseTimer, timeControls } from "./clock.js";
 
 function shortClue(clue) {
   const chars = [...clue];
@@ -122,8 +123,8 @@ export function tablePart(v) {
     const game = room.game;
     const mine = me();
     const phase = game.phase;
-    const canAct = awaited() || (mine !== null && (phase === "play" || phase === "vote") && ui.room?.you?.legal?.length);
-    const deadline = room.deadline ? countdown(room.deadline, timerWords(room, game)) : null;
+    const canAct = !room.paused && (awaited() || (mine !== null && (phase === "play" || phase === "vote") && ui.room?.you?.legal?.length));
+    const deadline = phaseTimer(room, timerWords(room, game));
     const partner = partnerSeat(game);
     const top = h(
       "div.table-head",
@@ -139,7 +140,8 @@ export function tablePart(v) {
     // hand below the fold
     const long = [...(game.clue ?? "")].length > LONG_CLUE;
     const clue = game.clue ? h("p.clue", { class: long ? "long" : "", "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
-    const line = h("p.status-line", { role: "status", "aria-live": "polite" }, statusLine(room, game));
+    // (paused: the one sentence says so, and who will resume)
+    const line = h("p.status-line", { role: "status", "aria-live": "polite", class: room.paused ? "paused-banner" : "" }, room.paused ? pausedLine(room) : statusLine(room, game));
     return h(
       "section.table-screen",
       {},
@@ -149,7 +151,8 @@ export function tablePart(v) {
         top,
         clue,
         line,
-        awayLines(game, { bySeat, nameOf, mine: me() }),
+        timeControls(room, { ui, send }),
+        room.paused ? null : awayLines(game, { bySeat, nameOf, mine: me() }),
         missedStory(room, game),
         actedRow(room, game),
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
