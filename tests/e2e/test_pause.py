@@ -6,6 +6,7 @@ timers: the host ticks it, the others read it, the time limits said are doubled.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -16,7 +17,7 @@ from .test_quiet_vote import words
 from .ui import add_bots, create_room_by_api, join_in_ui, open_seat, start_game
 
 PHONE_360 = (360, 800)
-TIMERS = {"clue_seconds": 120, "play_seconds": 120, "vote_seconds": 120}
+TIMERS: dict[str, Any] = {"clue_seconds": 120, "play_seconds": 120, "vote_seconds": 120}
 
 
 def seconds_shown(page: Page, selector: str) -> int:
