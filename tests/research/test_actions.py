@@ -23,7 +23,7 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [(mode, seats, SHORT) for mode, s
 def without_clue(action: Action) -> Action:
     """The action as `Game.legal_actions` lists it (a clue move's clue is not part of it)."""
     if isinstance(action, Tell | BlindClue):
-        return action.with_clue(None)  # type: ignore[arg-type]
+        return action.with_clue(None)
     return action
 
 

@@ -13,7 +13,8 @@ A row is what ``val.jsonl`` holds — ``clue``, ``cards`` (the table in slot ord
 bot memory counts them: `fabula.server.autoplay.past_round`) — plus ``players``, ``mode`` and
 ``source`` (where the round came from), which `fabula ai eval` passes over. Party rounds are left
 out unless asked for: there the votes seek the image most others choose, not the storyteller's
-card, which is what the evaluation measures.
+card, which is what the evaluation measures. So is a round whose clue was said aloud at the table
+without typed words (its ``clue`` is empty: nothing to read).
 
 >>> from fabula.bots.arena import run_arena
 >>> lines = []
@@ -62,7 +63,7 @@ def rows_from_log(
             mode, players, game = str(record["mode"]), int(record["players"]), record["game"]
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{source}, record {number}: not an arena round ({error!r})") from None
-        if _wanted(mode, party):
+        if _wanted(mode, party) and result.clue:
             yield row(result, mode=mode, players=players, source=f"{source}#game{game}/round{result.round}")
 
 
@@ -75,7 +76,8 @@ def rows_from_album(album: Mapping[str, Any], source: str, *, party: bool = Fals
         raise ValueError(f"{source}: not a game's album ({error!r})") from None
     if _wanted(mode, party):
         for result in results:
-            yield row(result, mode=mode, players=players, source=f"{source}/round{result.round}")
+            if result.clue:
+                yield row(result, mode=mode, players=players, source=f"{source}/round{result.round}")
 
 
 def read_log(path: str | Path, *, party: bool = False) -> list[dict[str, Any]]:
@@ -121,6 +123,7 @@ async def _store_rows(path: Path, party: bool) -> list[dict[str, Any]]:
                     found.extend(
                         row(result, mode=album.mode, players=players, source=f"{source}/round{result.round}")
                         for result in album.rounds
+                        if result.clue
                     )
         return found
     finally:

@@ -23,17 +23,21 @@ class Tell:
     """The storyteller chooses a card from the hand and gives a clue.
 
     In `Game.legal_actions` the clue is ``None`` (any clue will do): fill it with `with_clue`.
+    ``aloud``: the clue was said at the table; ``clue`` is then optional (words for the album and
+    the bots). Written to JSON only when true, so a typed clue's JSON is as it always was.
     """
 
     seat: int
     card: str
     clue: str | None
+    aloud: bool = False
 
-    def with_clue(self, clue: str) -> Tell:
-        return Tell(self.seat, self.card, clue)
+    def with_clue(self, clue: str | None, *, aloud: bool = False) -> Tell:
+        return Tell(self.seat, self.card, clue, aloud)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "tell", "seat": self.seat, "card": self.card, "clue": self.clue}
+        found = {"type": "tell", "seat": self.seat, "card": self.card, "clue": self.clue}
+        return {**found, "aloud": True} if self.aloud else found
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -42,12 +46,15 @@ class BlindClue:
 
     seat: int
     clue: str | None
+    #: said at the table, as `Tell.aloud`
+    aloud: bool = False
 
-    def with_clue(self, clue: str) -> BlindClue:
-        return BlindClue(self.seat, clue)
+    def with_clue(self, clue: str | None, *, aloud: bool = False) -> BlindClue:
+        return BlindClue(self.seat, clue, aloud)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "blind_clue", "seat": self.seat, "clue": self.clue}
+        found = {"type": "blind_clue", "seat": self.seat, "clue": self.clue}
+        return {**found, "aloud": True} if self.aloud else found
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -116,6 +123,14 @@ def _clue(obj: dict[str, Any]) -> str | None:
     return None if obj.get("clue") is None else _text(obj, "clue")
 
 
+def _aloud(obj: dict[str, Any]) -> bool:
+    """Whether the clue was said aloud (absent: it was typed)."""
+    value = obj.get("aloud", False)
+    if isinstance(value, bool):
+        return value
+    raise IllegalAction(CommonCode.MALFORMED, f"'aloud' must be true or false; got {quoted(value)}.")
+
+
 def _list(obj: dict[str, Any], key: str, kind: type) -> tuple[Any, ...]:
     value = obj.get(key)
     if isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
@@ -130,9 +145,9 @@ def action_from_json(obj: Any) -> Action:
     kind = obj.get("type")
     seat = _integer(obj, "seat")
     if kind == "tell":
-        return Tell(seat, _text(obj, "card"), _clue(obj))
+        return Tell(seat, _text(obj, "card"), _clue(obj), _aloud(obj))
     if kind == "blind_clue":
-        return BlindClue(seat, _clue(obj))
+        return BlindClue(seat, _clue(obj), _aloud(obj))
     if kind == "play":
         return Play(seat, _list(obj, "cards", str))
     if kind == "propose":

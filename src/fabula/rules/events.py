@@ -11,8 +11,12 @@ from .results import Outcome, RoundResult
 
 @dataclass(slots=True, unsafe_hash=True)
 class ClueGiven:
+    """The clue, as shown; ``aloud``: said at the table (``clue`` is then the words typed for the
+    album and the bots, maybe none)."""
+
     storyteller: int
     clue: str
+    aloud: bool = False
 
 
 @dataclass(slots=True, unsafe_hash=True)

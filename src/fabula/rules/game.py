@@ -205,11 +205,11 @@ class Game(GameReading):
     def _apply_clue(self, action: Tell | BlindClue) -> list[Event]:
         seat, turn = action.seat, self._turn
         if isinstance(action, Tell):
-            clue = turn.tell(self._cards.hands[seat], seat, action.card, action.clue)
+            clue = turn.tell(self._cards.hands[seat], seat, action.card, action.clue, action.aloud)
         else:
-            clue = turn.blind_clue(seat, action.clue)
+            clue = turn.blind_clue(seat, action.clue, action.aloud)
         self.phase = PLAY_PHASE
-        return [ClueGiven(seat, clue)]
+        return [ClueGiven(seat, clue, turn.aloud)]
 
     def _apply_play(self, action: Play) -> list[Event]:
         seat, turn, hands = action.seat, self._turn, self._cards.hands
@@ -311,6 +311,7 @@ class Game(GameReading):
             "storyteller": self.storyteller,
             "phase": self.phase.value,
             "clue": self.clue,
+            "aloud": self.aloud,
             "scores": list(self.scores),
             **self._cards.to_json(),
             **self._turn.to_json(),

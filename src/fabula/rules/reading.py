@@ -48,6 +48,11 @@ class GameReading:
         """This turn's clue, once given."""
         return self._turn.clue
 
+    @property
+    def aloud(self) -> bool:
+        """Whether this turn's clue was said aloud (`clue` is then its typed words, maybe none)."""
+        return self._turn.aloud
+
     def hand(self, seat: int) -> tuple[str, ...]:
         """``seat``'s hand (for the engine and tests; clients get `view`)."""
         return tuple(self._cards.hands[seat])

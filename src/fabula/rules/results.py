@@ -27,7 +27,7 @@ class RoundResult:
 
     round: Annotated[int, Meta(description="the round's number")]
     storyteller: Annotated[int, Meta(description="the storyteller's seat")]
-    clue: Annotated[str, Meta(description="the clue")]
+    clue: Annotated[str, Meta(description="the clue (said aloud: the words typed for it, maybe none)")]
     storyteller_card: Annotated[str, Meta(description="the storyteller's card")]
     table: Annotated[tuple[str, ...], Meta(description="the card in each slot")]
     owners: Annotated[tuple[int, ...], Meta(description="the owner of each slot's card")]
@@ -53,6 +53,7 @@ class RoundResult:
             "(in teams each member shows the team's)"
         ),
     ] = ()
+    aloud: Annotated[bool, Meta(description="whether the storyteller said the clue aloud at the table")] = False
 
     def to_json(self) -> dict[str, Any]:
         # not dataclasses.asdict: its deep copy made this a third of a server's cost per action
@@ -78,6 +79,7 @@ class RoundResult:
             storyteller_scored=obj["storyteller_scored"],
             # (records kept before the reasons existed have none)
             reasons=tuple(tuple(Points.from_json(part) for part in parts) for parts in obj.get("reasons", ())),
+            aloud=obj.get("aloud", False),
         )
 
 

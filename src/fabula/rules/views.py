@@ -58,7 +58,13 @@ class SeatView(msgspec.Struct, kw_only=True):
     round: Annotated[int, Meta(description="the round, from 1")]
     phase: Annotated[str, Meta(description='`"clue"`, `"play"`, `"vote"` or `"over"`')]
     storyteller: Annotated[int, Meta(description="the storyteller's seat")]
-    clue: Annotated[str | None, Meta(description="the clue; null before it is given")]
+    clue: Annotated[
+        str | None,
+        Meta(description='the clue; null before it is given; said aloud: the words typed for it, maybe none (`""`)'),
+    ]
+    aloud: Annotated[
+        bool, Meta(description="whether the storyteller said the clue aloud at the table (listen: `clue` may be empty)")
+    ]
     voters: Annotated[list[int], Meta(description="the seats that vote this turn (known once the table is laid)")]
     scores: Annotated[list[int], Meta(description="points by seat")]
     draw_pile: Annotated[int, Meta(description="cards left to draw")]
@@ -146,9 +152,22 @@ def _phase_part(game: GameState) -> dict[str, Any]:
 
 
 #: the public fields of a phase, in `_phase_values`' order
-_PHASE_FIELDS = ("round", "phase", "storyteller", "clue", "voters", "scores", "draw_pile", "discard_pile", "outcome")
+_PHASE_FIELDS = (
+    "round",
+    "phase",
+    "storyteller",
+    "clue",
+    "aloud",
+    "voters",
+    "scores",
+    "draw_pile",
+    "discard_pile",
+    "outcome",
+)
 
-_PhaseValues = tuple[int, Phase, int, "str | None", tuple[int, ...], tuple[int, ...], int, int, Any, "bool | None"]
+_PhaseValues = tuple[
+    int, Phase, int, "str | None", bool, tuple[int, ...], tuple[int, ...], int, int, Any, "bool | None"
+]
 
 
 def _phase_values(game: GameState) -> _PhaseValues:
@@ -160,6 +179,7 @@ def _phase_values(game: GameState) -> _PhaseValues:
         game.phase,
         game.storyteller,
         game.clue,
+        game.aloud,
         game.voters,
         tuple(game.scores),
         game.draw_pile_size,
@@ -172,7 +192,7 @@ def _phase_values(game: GameState) -> _PhaseValues:
 def _phase_fields(values: _PhaseValues) -> dict[str, Any]:
     part = dict(zip(_PHASE_FIELDS, values[:-1], strict=True))
     part["phase"] = values[1].value
-    part["voters"], part["scores"] = list(values[4]), list(values[5])
+    part["voters"], part["scores"] = list(values[5]), list(values[6])
     if values[-1] is not None:
         part["red_token_placed"] = values[-1]
     return part

@@ -225,7 +225,8 @@ class AutoPlayers:
         if not self.memory_enabled or game is None or game.phase is not Phase.OVER or key in self._learned:
             return
         self._learned.add(key)
-        rounds = [past_round(result) for result in room.rounds]
+        # A clue said aloud without words taught nothing a bot could read: it is left out.
+        rounds = [past_round(result) for result in room.rounds if result.clue]
         if rounds:
             task = asyncio.get_running_loop().create_task(self._learn(key, rounds))
             self._learning.add(task)

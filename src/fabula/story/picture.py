@@ -50,7 +50,7 @@ from .fonts import ellipsis, font, width_of
 from .items import GOLD, INK, MUTED, RED, RULE, WIDTH, Box, Card, Dot, Layout, Line, Text, draw
 from .page import BODY, CARD_GAP, CLUE, HEADING, INNER, MARGIN, SMALL, STAR, TITLE, TOKEN, Page, shown_names, sides_of
 from .rabbits import LIGHT, hex_of
-from .rows import CLUE_LINES, ROW_CLUE, THUMB_W, chip_width, compact_round
+from .rows import CLUE_LINES, ROW_CLUE, THUMB_W, chip_width, clue_words, compact_round
 
 # (the layout's measures, items and names are read from here too, where they were defined before
 # the picture was split into its parts: the tests read a layout with them)
@@ -285,7 +285,7 @@ def _round(page: Page, result: RoundResult, stood_in: Sequence[int]) -> None:
     page.text(say("reveal.title_round", round=number), HEADING, bold=True, what="round", round_number=number)
     teller = page.name(result.storyteller)
     page.text(say("table.storyteller", name=teller), BODY, what="storyteller", round_number=number)
-    page.text(say("png.clue", clue=result.clue), CLUE, bold=True, what="clue", round_number=number)
+    page.text(clue_words(say, result), CLUE, bold=True, what="clue", round_number=number)
     page.y += 16
     _table(page, result)
     _points(page, result, stood_in)

@@ -15,6 +15,7 @@ from fabula.rules.results import RoundResult
 from .fonts import ellipsis, font, width_of
 from .items import GOLD, INK, MUTED, RED, WIDTH, Box, Card, Text
 from .page import BODY, MARGIN, SMALL, Page, sides_of
+from .words import Words
 
 THUMB_W, THUMB_H = 120, 180  # the storyteller's card in a round's row
 CHIP = 40  # the height of a side's chip of points, and the diameter of a token in a row
@@ -24,6 +25,16 @@ ROW_CLUE = 34
 #: row stays under ~450 pixels whatever its clue, and 60 rounds of 12 fit under `MAX_HEIGHT`
 CLUE_LINES = 5
 CHIP_FILL = "#EFE9DD"
+
+
+def clue_words(say: Words, result: RoundResult) -> str:
+    """The round's clue as the album shows it: quoted; said aloud, its typed words marked so, or
+    "(said aloud)" alone when none were typed."""
+    if not result.aloud:
+        return say("png.clue", clue=result.clue)
+    if not result.clue:
+        return say("album.said_aloud")
+    return say("album.clue_aloud", clue=say("png.clue", clue=result.clue))
 
 
 def chip_width(page: Page, sides: Sequence[Sequence[int]]) -> float:
@@ -60,7 +71,7 @@ def compact_round(page: Page, result: RoundResult, chip: float) -> None:
     page.add(Text(x, middle, name, BODY, False, INK, "lm", number, "storyteller"))
     page.y = top + 46
     page.text(
-        say("png.clue", clue=result.clue),
+        clue_words(say, result),
         ROW_CLUE,
         bold=True,
         width=width,

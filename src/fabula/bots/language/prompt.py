@@ -62,8 +62,17 @@ def _scores(view: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _question(ask: Ask, view: Mapping[str, Any]) -> str:
+def _the_clue(view: Mapping[str, Any]) -> str:
+    """How the question names the clue: its words, or — said aloud without words — a clue the
+    model could not hear (a mystery clue: any card may fit)."""
     clue = view.get("clue")
+    if not clue and view.get("aloud"):
+        return "the clue the storyteller said aloud (you could not hear it: guess)"
+    return f'the clue "{clue}"'
+
+
+def _question(ask: Ask, view: Mapping[str, Any]) -> str:
+    the_clue = _the_clue(view)
     if ask.kind == "tell":
         return (
             "You are the storyteller. Choose one card of your hand and give a clue for it (a word, a phrase "
@@ -77,7 +86,7 @@ def _question(ask: Ask, view: Mapping[str, Any]) -> str:
             'Reply with JSON only: {"clue": "<your clue>"}'
         )
     if ask.kind in ("play", "propose"):
-        own = "your own clue" if view.get("storyteller") == ask.seat else f'the clue "{clue}"'
+        own = "your own clue" if view.get("storyteller") == ask.seat else the_clue
         if ask.most == 2:
             what = (
                 'two cards of your hand that fit {own}, to draw votes.\nReply with JSON only: {{"cards": [<n>, <n>]}}'
@@ -97,10 +106,10 @@ def _question(ask: Ask, view: Mapping[str, Any]) -> str:
             'Reply with JSON only: {"red": <slot>}'
         )
     if view.get("mode") == "party":
-        text = f'Vote for the image that best fits the clue "{clue}" — the one most others will choose.'
+        text = f"Vote for the image that best fits {the_clue} — the one most others will choose."
     else:
         never = "your own or your team's card" if view.get("teams") else "your own card"
-        text = f'Vote for the slot you think holds the storyteller\'s card for the clue "{clue}" (never {never}).'
+        text = f"Vote for the slot you think holds the storyteller's card for {the_clue} (never {never})."
     if ask.most == 2:
         return (
             text + '\nReply with JSON only: {"vote": [<slot>]}, or with your optional second token {"vote": [<a>, <b>]}'
@@ -137,7 +146,10 @@ def situation(view: Mapping[str, Any], ask: Ask, pictures: Mapping[str, str] | N
         lines.append(f"Your teammate is seat {mate}.")
     lines.append(f"Scores: {_scores(view)}.")
     if view.get("clue"):
-        lines.append(f"The clue: {json.dumps(view['clue'], ensure_ascii=False)}")
+        said = " (said aloud at the table; these are the words typed for it)" if view.get("aloud") else ""
+        lines.append(f"The clue{said}: {json.dumps(view['clue'], ensure_ascii=False)}")
+    elif view.get("aloud"):
+        lines.append("The clue was said aloud at the table, and you could not hear it: no words to go by.")
     if ask.choices:
         lines.append("The table:" if ask.on_table else "Your hand:")
         prefix = "  slot " if ask.on_table else "  "

@@ -248,7 +248,12 @@ class SemanticBot:
         return noise
 
     def _scores(self, clue: str, card_ids: Sequence[str]) -> tuple[Floats, Floats]:
-        """(find, draw) scores of the cards for the clue: the guesser's logits, before the softmax."""
+        """(find, draw) scores of the cards for the clue: the guesser's logits, before the softmax.
+
+        A clue said aloud without typed words (``""``) is a mystery clue to a bot, which cannot
+        hear: every card scores the same, and the persona's noise alone picks among them."""
+        if not clue.strip():
+            return np.zeros(len(card_ids)), np.zeros(len(card_ids))
         return self.guesser.scores(clue, [self.card(card_id) for card_id in card_ids])
 
     def _deck(self, view: dict[str, Any]) -> list[Card]:

@@ -21,6 +21,7 @@ import {
   tickCountdowns,
 } from "./parts.js";
 import { roomPeople } from "./chart.js";
+import { aloudHeading, clueWords, hasClue } from "./clue.js";
 import { createReplay } from "./replay.js";
 import { pausedWords } from "./room/clock.js";
 
@@ -136,7 +137,7 @@ export function boardScreen(ctx, code) {
   function revealing(game) {
     const last = game.last_round;
     if (!last) return false;
-    return Date.now() < revealUntil || (game.phase === "clue" && !game.clue);
+    return Date.now() < revealUntil || (game.phase === "clue" && !hasClue(game.clue, game.aloud));
   }
 
   // What is happening now, said under a reveal that shows the round before.
@@ -168,6 +169,15 @@ export function boardScreen(ctx, code) {
     const past = showReveal ? roomPeople(room, last.round) : null;
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
     const clue = showReveal ? last.clue : game.clue;
+    const aloud = showReveal ? last.aloud : game.aloud;
+    const clueClass = [showReveal ? "past" : "", [...(clue ?? "")].length > 60 ? "long" : ""].join(" ");
+    let clueLine = null;
+    if (aloud && !showReveal) {
+      // said aloud: the TV tells the room to listen (the words typed, if any, under it)
+      clueLine = aloudHeading("p.board-clue", { clue, name: teller, bots: room.members.some((m) => m.bot), extra: { class: clueClass } });
+    } else if (hasClue(clue, aloud)) {
+      clueLine = h("p.board-clue", { class: clueClass }, clueWords(clue, aloud));
+    }
     return h(
       "div.board-centre",
       {},
@@ -176,7 +186,7 @@ export function boardScreen(ctx, code) {
           ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: past.nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
           : h("p.board-round", {}, roundLine(game), " · ", t("table.storyteller", { name: teller })),
       ),
-      clue ? h("p.board-clue", { class: [showReveal ? "past" : "", [...clue].length > 60 ? "long" : ""].join(" ") }, t("table.quoted_clue", { clue })) : null,
+      clueLine,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, past.nameOf)) : h("p.board-line", {}, line),
       showReveal ? null : awayLines(game, { bySeat, nameOf }),
       h(

@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
+import { clueBy } from "./clue.js";
 import { cardImage, reasonsText, revealHeadline, sideName, sideRabbit, votesText } from "./parts.js";
 
 // One revealed round (a view's `last_round`, or an album's round) in parts a screen arranges:
@@ -75,7 +76,7 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
   );
   return {
     // (a long clue in smaller type: at 360 px a 200-character one pushed the cards below the fold)
-    clue: h("p.reveal-clue", { class: [...last.clue].length > 60 ? "long" : "" }, t("reveal.clue_by", { name: nameOf(last.storyteller), clue: last.clue })),
+    clue: h("p.reveal-clue", { class: [...last.clue].length > 60 ? "long" : "" }, clueBy(nameOf(last.storyteller), last.clue, last.aloud)),
     headline: h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
     cards,
     points,

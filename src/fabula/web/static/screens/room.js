@@ -32,6 +32,7 @@ export function roomScreen(ctx, code, watch) {
     slots: [], // chosen table slots (a slot twice: both tokens on it)
     red: null,
     clue: "",
+    aloud: false, // the storyteller chose "I said it aloud": the words typed are then optional
     clueLimit: "", // the clue at its limit: "full" (a key pressed there), "cut" (what went past it left out)
     phaseKey: "",
     chat: [],

@@ -1,7 +1,7 @@
-import { CHOICES } from "../../choices.js";
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { DOUBLE_TAP_MS } from "../../net.js";
+import { clueForm } from "./clue_form.js";
 
 function samePlay(a, b) {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
@@ -85,105 +85,7 @@ export function actionsPart(v) {
     const buttons = [];
     const tell = legalOf("tell");
     const blind = legalOf("blind_clue");
-    if (tell.length || blind.length) {
-      // The field stops at the server's limit, counted as the server counts (characters, not the
-      // UTF-16 units of a maxlength: an emoji is one), and says so: what went past it is cut and
-      // the hint says that the rest did not fit; a key pressed at the limit, that it is the limit.
-      const max = CHOICES.text_max.clue;
-      const limit = (field, event) => {
-        const chars = [...field.value];
-        if (chars.length > max) {
-          const end = field.selectionEnd ?? field.value.length;
-          const kept = chars.slice(0, max).join("");
-          field.value = kept;
-          field.setSelectionRange(Math.min(end, kept.length), Math.min(end, kept.length));
-          ui.clueLimit = "cut";
-        } else if (chars.length < max) {
-          ui.clueLimit = "";
-        } else if (event.type === "keydown" || !ui.clueLimit) {
-          ui.clueLimit = "full";
-        }
-        ui.clue = field.value;
-      };
-      const typed = (event) => {
-        const field = event.target;
-        if (!event.isComposing) limit(field, event); // (an IME's word is measured once it is chosen)
-        else ui.clue = field.value;
-        // (the page keeps its elements across redraws: the hint shown is found from the field)
-        const shown = field.closest("form")?.querySelector(".clue-length");
-        if (shown) showLength(shown);
-        if (ui.message === t("error.clue_empty") && ui.clue.trim()) {
-          ui.message = "";
-          draw();
-        }
-      };
-      const input = h("input.clue-input", {
-        name: "clue",
-        placeholder: t("table.clue_placeholder"),
-        "aria-label": t("table.clue_label"),
-        value: ui.clue,
-        "data-keep": "clue",
-        oninput: typed,
-        oncompositionend: typed,
-        // a character typed at the limit goes nowhere: say why
-        onkeydown: (event) => {
-          const field = event.target;
-          const replacing = field.selectionStart !== field.selectionEnd;
-          if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !replacing && [...field.value].length >= max) {
-            event.preventDefault();
-            limit(field, event);
-            const shown = field.closest("form")?.querySelector(".clue-length");
-            if (shown) showLength(shown);
-          }
-        },
-      });
-      // near the limit, the clue says how long it is; at the limit, that it can be no longer, or
-      // that what was pasted past it was left out
-      const showLength = (hint) => {
-        const count = [...ui.clue].length;
-        let text = "";
-        if (count >= max) text = ui.clueLimit === "cut" ? t("table.clue_cut", { count, max }) : t("table.clue_full", { count, max });
-        else if (count >= max * 0.75) text = t("table.clue_length", { count, max });
-        hint.textContent = text;
-        hint.classList.toggle("full", count >= max);
-        return hint;
-      };
-      const length = showLength(h("span.hint.clue-length", { "aria-live": "polite" }));
-      const ready = blind.length ? true : ui.hand.length === 1;
-      return h(
-        "form.action-bar",
-        {
-          onsubmit: async (event) => {
-            event.preventDefault();
-            const clue = ui.clue.trim();
-            if (!clue) {
-              ui.message = t("error.clue_empty");
-              draw();
-              document.querySelector(".clue-input")?.focus();
-              return;
-            }
-            if (!blind.length && ui.hand.length !== 1) {
-              ui.message = t("table.pick_card_first");
-              draw();
-              return;
-            }
-            const reply = blind.length
-              ? await send("act", { action: { type: "blind_clue", clue } })
-              : await send("act", { action: { type: "tell", card: ui.hand[0], clue } });
-            if (reply.type === "ack") {
-              ui.clue = "";
-              ui.clueLimit = "";
-            }
-            draw();
-          },
-        },
-        input,
-        h("button.primary", { type: "submit", disabled: ui.sending }, blind.length ? t("table.give_clue") : t("table.tell")),
-        length,
-        !blind.length && !ready ? h("span.hint", {}, t("table.pick_card_first")) : null,
-        awayHint(),
-      );
-    }
+    if (tell.length || blind.length) return clueForm(v, { blind: blind.length > 0, awayHint });
     const plays = legalOf("play");
     const proposals = legalOf("propose");
     if (plays.length || proposals.length) {

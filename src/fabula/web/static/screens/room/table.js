@@ -3,6 +3,7 @@ import { listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { cardImage, cardViewer, awayLines, countdown, memberName, roundLine, scoreTrack, timeLeft } from "../parts.js";
 import { missedRounds } from "../album.js";
+import { aloudHeading, clueInSentence } from "../clue.js";
 import { pausedLine, phaseTimer, timeControls } from "./clock.js";
 
 function shortClue(clue) {
@@ -21,7 +22,7 @@ export function tablePart(v) {
     const teller = nameOf(game.storyteller);
     const waitingFor = listText(game.awaiting.filter((s) => s !== mine).map(nameOf));
     // a long clue is the big heading already: the prompt quotes its start
-    const clue = shortClue(game.clue ?? "");
+    const clue = clueInSentence(game.clue, game.aloud, shortClue);
     if (game.phase === "clue") {
       if (mine === game.storyteller) {
         return game.hand_hidden ? t("table.blind_clue") : t("table.you_tell");
@@ -53,8 +54,8 @@ export function tablePart(v) {
     const told = `${room.games_started}:${moves.map((m) => `${m.round}${m.action.type}`).join(",")}`;
     if (!moves.length || ui.storySeen === told) return null;
     const describe = (action) => {
-      if (action.type === "tell") return t("story.told", { clue: action.clue });
-      if (action.type === "blind_clue") return t("story.blind_clue", { clue: action.clue });
+      if (action.type === "tell") return action.aloud ? t("story.told_aloud") : t("story.told", { clue: action.clue });
+      if (action.type === "blind_clue") return action.aloud ? t("story.blind_aloud") : t("story.blind_clue", { clue: action.clue });
       if (action.type === "play") return t("story.played");
       if (action.type === "propose") return t("story.proposed");
       if (action.type === "vote") return t("story.voted", { slots: listText(action.slots.map(String)) });
@@ -139,7 +140,11 @@ export function tablePart(v) {
     // a long clue in smaller type: at 360 px a 200-character one in the heading's size pushed the
     // hand below the fold
     const long = [...(game.clue ?? "")].length > LONG_CLUE;
-    const clue = game.clue ? h("p.clue", { class: long ? "long" : "", "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue })) : null;
+    const clue = game.aloud
+      ? aloudHeading("p.clue", { clue: game.clue, name: nameOf(game.storyteller), own: me() === game.storyteller, bots: room.members.some((m) => m.bot), extra: { class: long ? "long" : "", "aria-label": t("table.clue_label") } })
+      : game.clue
+        ? h("p.clue", { class: long ? "long" : "", "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue }))
+        : null;
     // (paused: the one sentence says so, and who will resume)
     const line = h("p.status-line", { role: "status", "aria-live": "polite", class: room.paused ? "paused-banner" : "" }, room.paused ? pausedLine(room) : statusLine(room, game));
     return h(
