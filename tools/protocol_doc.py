@@ -720,6 +720,7 @@ ACTION_EXAMPLE = {
     "seat": 1,
     "card": "fabula-07",
     "clue": "Where the map ends",
+    "aloud": False,  # (written only when true: a clue said aloud, see the text)
     "cards": ("fabula-07",),
     "slots": (2,),
     "slot": 3,
