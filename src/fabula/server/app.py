@@ -101,7 +101,7 @@ def create_app(
         await service.stop()
 
     parts: list[Part] = [
-        Pages(library, list(config.model_bots.values())),
+        Pages(library, list(config.model_bots.values()), config.model_bot_fallback),
         rooms,
         DeckSharing(pictures),  # before the pictures: its …/pictures/link is no picture's card id
         pictures,

@@ -26,9 +26,10 @@ from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 PAGE_PATHS = ("/", "/join/{code}", "/room/{code}", "/room/{code}/board", "/rules", "/album/{code}/{secret}")
 
 
-def room_choices(model_bots: Sequence[ModelBot] = ()) -> dict[str, Any]:
+def room_choices(model_bots: Sequence[ModelBot] = (), model_bot_fallback: str = "normal") -> dict[str, Any]:
     """What ``GET /api/modes`` answers: what a room can be, and the lists the client offers
-    (``model_bots``: the operator's, by name only — never where they run or their key)."""
+    (``model_bots``: the operator's, by name only — never where they run or their key; and the
+    level that moves for one whose model does not answer in time)."""
     return {
         "modes": [
             {
@@ -48,6 +49,7 @@ def room_choices(model_bots: Sequence[ModelBot] = ()) -> dict[str, Any]:
         "default_bot_level": DEFAULT_BOT_LEVEL,
         # the bots on the operator's language models: "a bot on NAME" (add_bot's level model:NAME)
         "model_bots": [{"name": bot.name, "level": bot.level, "vision": bot.vision} for bot in model_bots],
+        "model_bot_fallback": model_bot_fallback,
         "languages": [{"code": code, "name": name} for code, name in LANGUAGE_NAMES.items()],
         "timer_seconds": list(TIMER_RANGE),
         # characters, as the server counts them after cleaning (a longer one is refused)
@@ -61,23 +63,27 @@ def room_choices(model_bots: Sequence[ModelBot] = ()) -> dict[str, Any]:
 CHOICES_SLOT = '<script type="application/json" id="choices"></script>'
 
 
-def client_page(model_bots: Sequence[ModelBot] = ()) -> str:
+def client_page(model_bots: Sequence[ModelBot] = (), model_bot_fallback: str = "normal") -> str:
     """index.html with what ``/api/modes`` answers written into it: the client reads its lists
     from there, so its first paint (the language menu in the header, too) waits for no request."""
     page = resources.files("fabula.web").joinpath("index.html").read_text(encoding="utf-8")
     if page.count(CHOICES_SLOT) != 1:
         raise RuntimeError(f"fabula/web/index.html must hold {CHOICES_SLOT} once")
     # "<" escaped: nothing in the JSON can end the script element early
-    choices = json.dumps(room_choices(model_bots), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    choices = json.dumps(
+        room_choices(model_bots, model_bot_fallback), ensure_ascii=False, separators=(",", ":")
+    ).replace("<", "\\u003c")
     return page.replace(CHOICES_SLOT, CHOICES_SLOT.replace("><", f">{choices}<"))
 
 
 class Pages:
     """The client's page at each of its paths, its files, and the lists it offers."""
 
-    def __init__(self, library: DeckLibrary, model_bots: Sequence[ModelBot] = ()) -> None:
-        self.library, self.model_bots = library, tuple(model_bots)
-        self.page = client_page(self.model_bots)
+    def __init__(
+        self, library: DeckLibrary, model_bots: Sequence[ModelBot] = (), model_bot_fallback: str = "normal"
+    ) -> None:
+        self.library, self.model_bots, self.fallback = library, tuple(model_bots), model_bot_fallback
+        self.page = client_page(self.model_bots, self.fallback)
 
     def routes(self) -> list[BaseRoute]:
         static = StaticFiles(directory=str(resources.files("fabula.web").joinpath("static")))
@@ -92,7 +98,7 @@ class Pages:
         return HTMLResponse(self.page, headers={"Cache-Control": "no-cache"})
 
     async def modes(self, request: Request) -> Response:
-        return JSONResponse(room_choices(self.model_bots))
+        return JSONResponse(room_choices(self.model_bots, self.fallback))
 
     async def decks(self, request: Request) -> Response:
         return JSONResponse(

@@ -8,6 +8,7 @@ import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { ApiError, api } from "../net.js";
+import { seeingModels } from "./room/models.js";
 
 const OWN = "pictures"; // the deck name that stands for the room's own pictures (cards.library.OWN_DECK)
 // A deck link opened in this browser (/#deck-link=…), waiting for a room this browser hosts.
@@ -460,7 +461,8 @@ export function picturesPanel({ room, code, token, p, redraw, send, errorText })
           h("button.small.primary", { type: "button", onclick: () => fromLink(localStorage.getItem(DECK_LINK)) }, t("pictures.link_use")),
         )
       : null,
-    p.list?.blind ? h("p.hint.blind", {}, t("pictures.blind")) : null,
+    // (a model that sees is the exception: the line names it)
+    p.list?.blind ? h("p.hint.blind", {}, seeingModels() ? t("pictures.blind_but_seen", { names: seeingModels() }) : t("pictures.blind")) : null,
     choices,
     shortfall.short ? h("p.start-problem", { role: "status" }, t("pictures.more_needed", { count: shortfall.short, seats: shortfall.seats })) : null,
     grid,

@@ -4,6 +4,7 @@ import { language, listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { errorText, inviteBlock, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
+import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
 
 const BOT_LEVELS = CHOICES.bot_levels;
 const DOUBLE_TAP_MS = 60;
@@ -13,7 +14,7 @@ const SEAT_RANGES = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, m
 /** The bot level this browser chose last (the server's default at first). */
 export function savedBotLevel() {
   const saved = localStorage.getItem("fabula.botLevel");
-  return BOT_LEVELS.includes(saved) ? saved : CHOICES.default_bot_level;
+  return botLevels(BOT_LEVELS).includes(saved) ? saved : CHOICES.default_bot_level;
 }
 
 export function lobbyPart(v) {
@@ -134,7 +135,8 @@ export function lobbyPart(v) {
               "span.badges",
               {},
               m.member === room.host ? h("span.badge", {}, t("lobby.host")) : null,
-              m.bot ? h("span.badge", { title: t(`bot.${m.bot}.hint`) }, t("lobby.bot_badge", { level: t(`bot.${m.bot}`) })) : null,
+              m.bot ? h("span.badge", { title: levelHint(m.bot) }, t("lobby.bot_badge", { level: levelName(m.bot) })) : null,
+              fallbackNote(m),
               m.member === room.you?.member ? h("span.badge.you", {}, t("lobby.you")) : null,
             ),
           ),
@@ -198,7 +200,7 @@ export function lobbyPart(v) {
                 localStorage.setItem("fabula.botLevel", ui.botLevel);
               },
             },
-            BOT_LEVELS.map((level) => h("option", { value: level, selected: level === ui.botLevel }, t(`bot.${level}`))),
+            botLevels(BOT_LEVELS).map((level) => h("option", { value: level, selected: level === ui.botLevel }, levelName(level))),
           ),
         ),
         h(

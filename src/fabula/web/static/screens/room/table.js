@@ -3,6 +3,7 @@ import { listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { cardImage, cardViewer, awayLines, countdown, memberName, roundLine, scoreTrack, timeLeft } from "../parts.js";
 import { missedRounds } from "../album.js";
+import { fallbackNote, levelName, notAnsweringLines } from "./models.js";
 import { aloudHeading, clueInSentence } from "../clue.js";
 import { pausedLine, phaseTimer, timeControls } from "./clock.js";
 
@@ -158,6 +159,7 @@ export function tablePart(v) {
         line,
         timeControls(room, { ui, send }),
         room.paused ? null : awayLines(game, { bySeat, nameOf, mine: me() }),
+        notAnsweringLines(room.members),
         missedStory(room, game),
         actedRow(room, game),
         phase === "vote" || game.table.length ? tableCards(room, game) : null,
@@ -171,6 +173,7 @@ export function tablePart(v) {
         "aside.side",
         {},
         scoreTrack(room, game, { nameOf, bySeat }),
+        room.you?.host ? fallbackCounts(room) : null,
         game.last_round ? h("button.small", { type: "button", onclick: () => openReveal(game.last_round) }, t("table.show_last_round")) : null,
         room.you ? soundToggle() : null,
         room.you ? null : takeOver(room),
@@ -180,6 +183,14 @@ export function tablePart(v) {
         v.chatPanel(room),
       ),
     );
+  }
+
+  // For the host: each model bot's moves its fallback level made this game (beside its name).
+  function fallbackCounts(room) {
+    const rows = room.members.filter((m) => fallbackNote(m)).map((m) =>
+      h("li", { "data-key": `fallbacks-${m.member}` }, rabbit(m.colour, memberName(m), { size: 20 }), " ", memberName(m), ` (${levelName(m.bot)}) `, fallbackNote(m)),
+    );
+    return rows.length ? h("ul.model-fallbacks", {}, rows) : null;
   }
 
   // The host's way to free the seat of someone who left or whose phone is gone (a bot plays it) for a
