@@ -6,6 +6,7 @@ survives a restart."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -198,20 +199,45 @@ async def bot_moves(server: LiveServer, code: str) -> int:
 
 @pytest.mark.anyio
 async def test_bots_do_not_move_while_paused(tmp_path: Path) -> None:
-    with live_server(tmp_path / "data", bot_delay_seconds=30.0) as server:
-        host, other, code = await table(server)
-        await bot_awaited(host, other)
-        await host.request({"type": "pause"})
-        server.shift_clock(600)  # the bot's delay is long past: still it does not move
-        await asyncio.sleep(0.5)
-        assert await bot_moves(server, code) == 0
-        await host.request({"type": "resume"})  # it waits its delay from the resume, then moves
-        server.shift_clock(31)
-        for _ in range(50):
-            if await bot_moves(server, code):
-                break
-            await asyncio.sleep(0.1)
-        assert await bot_moves(server, code) == 1
+    dropped, logger = _Dropped(), logging.getLogger("fabula.server")
+    level = logger.level
+    logger.addHandler(dropped)
+    logger.setLevel(logging.INFO)  # (a dropped move is told at INFO)
+    try:
+        with live_server(tmp_path / "data", bot_delay_seconds=30.0) as server:
+            await _bot_waits_out_the_pause(server, dropped)
+    finally:
+        logger.removeHandler(dropped)
+        logger.setLevel(level)
+
+
+class _Dropped(logging.Handler):
+    """Counts the bot moves the room refused (the scheduler logs each one it drops)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += record.getMessage() == "bot move dropped"
+
+
+async def _bot_waits_out_the_pause(server: LiveServer, dropped: _Dropped) -> None:
+    host, other, code = await table(server)
+    await bot_awaited(host, other)
+    await host.request({"type": "pause"})
+    server.shift_clock(600)  # the bot's delay is long past: still it does not move
+    await asyncio.sleep(0.5)
+    assert await bot_moves(server, code) == 0
+    # nor does the scheduler try (the room would refuse each try, and it would try again at once)
+    assert dropped.count == 0
+    await host.request({"type": "resume"})  # it waits its delay from the resume, then moves
+    server.shift_clock(31)
+    for _ in range(50):
+        if await bot_moves(server, code):
+            break
+        await asyncio.sleep(0.1)
+    assert await bot_moves(server, code) == 1
 
 
 @pytest.mark.anyio
