@@ -41,10 +41,6 @@ Language = Literal["en", "zh-Hant", "zh-Hans"]
 HOST_REPLY = "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`"
 
 
-#: What a host's message is answered with.
-HOST_REPLY = "a `state` to every connection, then `ack`; from anyone but the host, `error` `not_host`"
-
-
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
     id: MessageId
 
