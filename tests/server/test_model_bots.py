@@ -104,9 +104,14 @@ class SeatWatch:
         room, game = live.room, live.room.game
         bot = next(m.id for m in room.members.values() if m.bot == "model:local")
         seat = room.seating.index(bot)
-        seen = set(game.view(seat).to_json()["hand"]) | {slot["card"] for slot in game.view(seat).to_json()["table"]}
+        # (a hand is None while hidden: the party storyteller's before its blind clue)
+        view = game.view(seat).to_json()
+        seen = set(view["hand"] or ()) | {slot["card"] for slot in view["table"]}
         others = {
-            card for other in range(len(room.seating)) if other != seat for card in game.view(other).to_json()["hand"]
+            card
+            for other in range(len(room.seating))
+            if other != seat
+            for card in game.view(other).to_json()["hand"] or ()
         }
         models = self.server.service.autoplay.models
         return seen, others, {url: card for card, url in models._urls.items() if url is not None}
@@ -154,6 +159,33 @@ async def test_a_model_bot_plays_a_whole_game_seeing_only_what_its_seat_may(tmp_
             assert watch.pictures == 0
             prompt = text_of(endpoint.requests[0]["messages"][1])
             assert any(text in prompt for text in descriptions(server, code).values() if text)
+        await host.close()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("mode", "seats"),
+    [("party", 6), ("teams", 6), ("odyssey", 7)],
+    ids=["party: blind clue, red token", "teams: offers", "odyssey 7: two tokens"],
+)
+async def test_a_model_bot_plays_every_role_of_every_mode(tmp_path: Path, mode: str, seats: int) -> None:
+    """The same agent at the live table in the other modes: the party storyteller's blind clue
+    and red token, the teams' offers to a teammate, two voting tokens — each a legal move of the
+    model's (no fallback), its requests holding only what its seat may see."""
+    with StandIn(seed=7) as endpoint, model_server(tmp_path, endpoint.url, vision=True) as server:
+        host, code = await host_room(server, mode=mode, options={"storyteller_cycles": 1})
+        watch = SeatWatch(server, code)
+        endpoint.responder = watch
+        for level in ("model:local", *["random"] * (seats - 2)):
+            assert (await host.request({"type": "add_bot", "level": level}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        final = await play_to_end(host, random.Random(3), timeout=180)
+        assert final["game"]["outcome"]["winners"]
+        assert not watch.problems, watch.problems[:5]
+        model = next(m for m in final["members"] if m["bot"] == "model:local")
+        assert model["fallback_moves"] == 0
+        # a clue (a blind one in party), cards and votes at least: one request a move
+        assert watch.checked >= 3 * final["game"]["last_round"]["round"] // seats + 2
         await host.close()
 
 
