@@ -57,6 +57,7 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
         "removed_here": 403,  # (a join from the browser of a player the host removed)
         "no_card": 404,
         "too_many_rooms": 429,
+        "too_many_asks": 429,  # (streamer mode: a network asking to join again and again)
         # the picture routes': who asks (401, 403), what is not there, too much
         "no_token": 401,
         "not_a_member": 403,

@@ -56,6 +56,7 @@ from fabula.server import card_routes, responses, room_clock, room_routes, room_
 from fabula.server import connections as connections_module
 from fabula.server import room as room_module
 from fabula.server.app import create_app
+from fabula.server.asks import WAITING_MAX
 from fabula.server.config import Config
 from fabula.server.errors import RoomCode
 from fabula.server.local import WS_HARD_LIMIT, serving
@@ -595,6 +596,9 @@ def overview_values() -> dict[str, object]:
         "code_alphabet": rooms_module.CODE_ALPHABET,
         "id_max": protocol.ID_MAX,
         "request_minutes": seats_module.REQUEST_SECONDS // 60,
+        "asks_per_address": seats_module.ASKS_PER_ADDRESS,
+        "ask_minutes": seats_module.ASK_WINDOW // 60,
+        "asks_waiting": WAITING_MAX,
         "hello_seconds": f"{connections_module.HELLO_SECONDS:g}",
         "chat_kept": room_module.CHAT_KEPT,
         "disconnect_grace_seconds": f"{config.disconnect_grace_seconds:g}",
@@ -633,8 +637,8 @@ def http_values(ex: Exchange) -> dict[str, object]:
 
 
 #: The definitions of the state's `room`, which *The state* shows as tables (`fields_…` in the template).
-STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "TakeOver", "Player", "RoomSettings", "SeatView",
-               "TableSlot", "RoundResult", "Points", "Outcome")  # fmt: skip
+STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "AskView", "TakeOver", "Player", "RoomSettings",
+               "SeatView", "TableSlot", "RoundResult", "Points", "Outcome")  # fmt: skip
 
 
 def messages(side: str) -> str:

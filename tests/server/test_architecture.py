@@ -36,7 +36,8 @@ PARTS: dict[str, set[str]] = {
     "entries": set(),
     "errors": set(),
     "room_settings": {"entries", "errors"},
-    "room": {"entries", "errors", "room_games", "room_settings", "snapshots"},
+    "asks": {"entries", "errors"},
+    "room": {"asks", "entries", "errors", "room_games", "room_settings", "snapshots"},
     "room_clock": {"entries", "errors"},
     "room_games": {"entries", "errors", "room_clock"},
     "snapshots": {"entries"},
@@ -51,7 +52,7 @@ PARTS: dict[str, set[str]] = {
     "autoplay": {"room", "model_play"},
     "model_play": set(),
     "own_deck": set(),
-    "seats": {"rooms", "holding", "room", "entries", "errors", "live_room", "room_settings"},
+    "seats": {"asks", "rooms", "holding", "room", "entries", "errors", "live_room", "room_settings"},
     "sweep": {"rooms", "autoplay"},
     "cluster": {"rooms", "errors", "live_room", "connections"},
     "conversation": {

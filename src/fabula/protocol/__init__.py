@@ -157,6 +157,20 @@ class PassHost(ClientMessage, tag="pass_host"):
     member: Number
 
 
+class AnswerAsk(ClientMessage, tag="answer_ask"):
+    """Host, in streamer mode: let in (``approve`` true) or turn away someone's request to join
+    (``snapshot.asks``). Let in, they are seated as a join would seat them — a new seat, or during a
+    game the seat they asked to take over; their waiting page is told either way."""
+
+    reply: ClassVar[str] = (
+        "a `state` to every connection, then `ack`; `error` `not_host`, `no_ask` (no request of that number "
+        "waits), or what a join would be refused with (`room_full`, `name_taken`, `colour_taken`, `seat_taken`, …)"
+    )
+
+    ask: Number
+    approve: bool
+
+
 class Start(ClientMessage, tag="start"):
     """Host: start the game with the members present."""
 
@@ -244,6 +258,7 @@ AnyClientMessage = (
     | AddBot
     | Kick
     | PassHost
+    | AnswerAsk
     | Start
     | Rematch
     | End

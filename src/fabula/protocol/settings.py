@@ -43,6 +43,14 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
             "phase timers, the time the reveal adds to the next clue's, and a bot teammate's wait for its person"
         ),
     ] = False
+    streamer: Annotated[
+        bool,
+        Meta(
+            description="streamer mode: the room's screens show its code and QR code masked (the host reveals "
+            "them with a tap), and a join over HTTP is a request (`POST /api/rooms/{code}/join` answers 202 "
+            "with an `ask`) that waits until the host lets them in or refuses (`answer_ask`)"
+        ),
+    ] = False
 
 
 #: Why a bot made a move for a person's seat: they were away, or their time ran out.

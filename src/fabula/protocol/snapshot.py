@@ -62,6 +62,17 @@ class MemberView(msgspec.Struct):
     ] = False
 
 
+class AskView(msgspec.Struct):
+    """Streamer mode: someone waiting for the host to let them in."""
+
+    ask: Annotated[int, Meta(description="the request's number (`answer_ask`'s `ask`)")]
+    name: Annotated[str, Meta(description="the name they asked to play as")]
+    colour: Annotated[str, Meta(description="the rabbit they asked for (taking over a seat: the seat's)")]
+    replaces: Annotated[
+        int | None, Meta(description="during a game: the member whose seat they ask to take over; null: a new seat")
+    ] = None
+
+
 class StoodIn(msgspec.Struct, frozen=True):
     """A move a bot made for a person's seat."""
 
@@ -163,6 +174,13 @@ class RoomSnapshot(msgspec.Struct):
     time_added: Annotated[
         int, Meta(description="the seconds the host added to the current phase's timer (`add_time`); 0 if none")
     ] = 0
+    asks: Annotated[
+        list[AskView],
+        Meta(
+            description="streamer mode, the host's state only: the requests to join waiting for their answer "
+            "(`answer_ask`), oldest first; empty for everyone else"
+        ),
+    ] = msgspec.field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the JSON object a client receives."""

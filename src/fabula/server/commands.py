@@ -23,6 +23,7 @@ from fabula.cards.model import Card
 from .entries import (
     Acted,
     AnyEntry,
+    AskRefused,
     Ended,
     HostPassed,
     Joined,
@@ -49,6 +50,7 @@ Command = (
     | p.AddBot
     | p.Kick
     | p.PassHost
+    | p.AnswerAsk
     | p.Start
     | p.Pause
     | p.Resume
@@ -64,6 +66,7 @@ COMMANDS = (
     p.AddBot,
     p.Kick,
     p.PassHost,
+    p.AnswerAsk,
     p.Start,
     p.Pause,
     p.Resume,
@@ -124,6 +127,8 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
             return Left(at=now, client_id=cid, by=member, member=message.member, kicked=True)
         case p.PassHost():
             return HostPassed(at=now, client_id=cid, by=member, member=message.member)
+        case p.AnswerAsk():
+            return _answer(room, message, now, member)
         case p.Pause():
             return Paused(at=now, client_id=cid, by=member)
         case p.Resume():
@@ -160,6 +165,24 @@ def bot_joins(room: Room, now: float, cid: str | None, by: int, *, level: str, l
         token_hash="",
         bot=level,
         bot_language=language,
+    )
+
+
+def _answer(room: Room, message: p.AnswerAsk, now: float, by: int) -> Joined | AskRefused:
+    """The host's answer to a request to join: its seat (a join as the request asked), or no."""
+    ask = room.asks.check_answer(message.ask)
+    if not message.approve:
+        return AskRefused(at=now, client_id=message.id, by=by, ask=ask.number)
+    return Joined(
+        at=now,
+        client_id=message.id,
+        by=by,
+        member=room.next_member,
+        name=ask.name,
+        colour=ask.colour,
+        token_hash=ask.token_hash,
+        replaces=ask.replaces,
+        ask=ask.number,
     )
 
 

@@ -39,6 +39,26 @@ class Joined(Entry, tag="joined"):
     bot_language: str | None = None
     #: during a game: the member (a bot, or a person who left for good) whose seat this one takes
     replaces: int | None = None
+    #: streamer mode: the request to join (`Asked.ask`) the host let in with this seat
+    ask: int | None = None
+
+
+class Asked(Entry, tag="asked"):
+    """Streamer mode: someone asked to join (a new seat, or during a game ``replaces``'s seat); they
+    wait for the host's answer: a `Joined` with this ``ask``, or `AskRefused`."""
+
+    ask: int
+    name: str
+    colour: str
+    #: SHA-256 of the seat token the asker holds: let in, that token takes their seat
+    token_hash: str
+    replaces: int | None = None
+
+
+class AskRefused(Entry, tag="ask_refused"):
+    """The host turned away the request to join ``ask``."""
+
+    ask: int
 
 
 class Left(Entry, tag="left"):
@@ -122,6 +142,8 @@ class Said(Entry, tag="said"):
 AnyEntry = (
     Created
     | Joined
+    | Asked
+    | AskRefused
     | Left
     | HostPassed
     | SettingsChanged

@@ -58,6 +58,12 @@ class RoomCode(ErrorCode):
     NAME_EMPTY = "name_empty", 400, "The name is empty once cleaned.", Reach.BOTH
     NAME_TAKEN = "name_taken", 400, "Someone in the room already has that name (in any case).", Reach.BOTH
     NAME_TOO_LONG = "name_too_long", 400, "The name is too long.", Reach.BOTH
+    NO_ASK = (
+        "no_ask",
+        400,
+        "No request to join of that number waits (it was answered), or this token made none here.",
+        Reach.BOTH,
+    )
     NO_CODE = "no_code", 400, "No free room code was found; try again.", Reach.HTTP
     NO_GAME = "no_game", 404, "The room has no finished game of that number (or it is still being played).", Reach.BOTH
     NO_ROOM = "no_room", 404, "There is no room with that code (or it was deleted after a while unused).", Reach.BOTH
@@ -104,6 +110,12 @@ class RoomCode(ErrorCode):
         400,
         "A timer with more than an hour left is given no more time.",
         Reach.SOCKET,
+    )
+    TOO_MANY_ASKS = (
+        "too_many_asks",
+        429,
+        "Streamer mode: too many requests to join from this network lately, or too many waiting in the room.",
+        Reach.HTTP,
     )
     TOO_MANY_ROOMS = "too_many_rooms", 429, "This network has as many rooms in use as it may.", Reach.HTTP
     UNKNOWN_BOT = "unknown_bot", 400, "There is no bot of that level.", Reach.BOTH

@@ -34,9 +34,12 @@ from fabula.story import Album, Player
 from fabula.text import Reason, TextRefused, line_text
 
 from . import snapshots
+from .asks import RoomAsks
 from .entries import (
     Acted,
     AnyEntry,
+    Asked,
+    AskRefused,
     Created,
     Ended,
     HostPassed,
@@ -149,6 +152,8 @@ class Room(RoomGames):
         #: the seat tokens (hashed) of those the host removed: a browser that still has one is
         #: not seated again here (`Seats.join`)
         self.removed_tokens: set[str] = set()
+        #: streamer mode's requests to join
+        self.asks = RoomAsks()
         self._next_member = 0
 
     # ------------------------------------------------------------------ reading
@@ -198,7 +203,9 @@ class Room(RoomGames):
         return seat_range(self.settings.mode)[1]
 
     def free_colours(self) -> list[str]:
+        """The rabbits nobody plays, nor asked for (streamer mode: those waiting for a new seat)."""
         taken = {member.colour for member in self.members.values()}
+        taken |= {ask.colour for ask in self.asks.waiting() if ask.replaces is None}
         return [colour for colour in COLOURS if colour not in taken]
 
     def default_seating(self) -> list[int]:
@@ -245,6 +252,10 @@ class Room(RoomGames):
                 self._created(entry)
             case Joined():
                 entry = self._joined(entry)
+            case Asked():
+                entry = self._asked(entry)
+            case AskRefused():
+                self.asks.check_answer(entry.ask).state = "refused"
             case Left():
                 self._left(entry)
             case HostPassed():
@@ -255,6 +266,7 @@ class Room(RoomGames):
                 self._teams_set(entry)
             case Started():
                 self._started(entry)
+                self.asks.drop_lobby()
             case Acted():
                 entry = self._acted(entry)
             case Ended():
@@ -282,12 +294,39 @@ class Room(RoomGames):
         self.settings = entry.settings
         self.created_at = entry.at
 
+    def _asked(self, entry: Asked) -> Asked:
+        probe = Joined(at=entry.at, member=self._next_member, name=entry.name, colour=entry.colour, token_hash="")
+        name, _ = self._newcomer(msgspec.structs.replace(probe, replaces=entry.replaces))
+        self.asks.check_new(entry)
+        self.asks.add(entry, name)
+        return entry if name == entry.name else msgspec.structs.replace(entry, name=name)
+
     def _joined(self, entry: Joined) -> Joined:
+        ask = self.asks.check_approval(entry)
+        name, replaced = self._newcomer(entry)
+        if entry.member != self._next_member:
+            raise RoomError(RoomCode.BAD_MEMBER, "Members are numbered in joining order.")
+        self.members[entry.member] = Member(
+            entry.member, name, entry.colour, entry.token_hash, entry.bot, bot_language=entry.bot_language or "en"
+        )
+        self._next_member += 1
+        if ask is not None:
+            ask.state, ask.member = "approved", entry.member
+        if replaced is not None:
+            seat = self.seating.index(replaced.id)
+            self.seating[seat] = entry.member
+            self._forget(replaced.id)
+            self._took_over(seat, Player(seat, name, entry.colour, None))
+        if self.host is None and entry.bot is None:
+            self.host = entry.member
+        return entry if name == entry.name else msgspec.structs.replace(entry, name=name)
+
+    def _newcomer(self, entry: Joined) -> tuple[str, Member | None]:
+        """The cleaned name of who ``entry`` seats, and whose seat they take over (None: a new
+        seat); `RoomError` if they may not sit there."""
         replaced = self._replaced(entry)
         # cleaned here, in the one place every join passes, and stored cleaned (as chat is)
         name = clean_text(entry.name, limit=NAME_MAX, what="name")
-        if entry.member != self._next_member:
-            raise RoomError(RoomCode.BAD_MEMBER, "Members are numbered in joining order.")
         high = self.seats_max
         if replaced is None and len(self.members) >= high:
             raise RoomError(RoomCode.ROOM_FULL, f"Mode {quoted(self.settings.mode)} seats at most {high} players.")
@@ -312,18 +351,7 @@ class Room(RoomGames):
                 RoomCode.UNKNOWN_LANGUAGE,
                 f"Bots give clues in {', '.join(BOT_LANGUAGES)}, not {quoted(entry.bot_language)}.",
             )
-        self.members[entry.member] = Member(
-            entry.member, name, entry.colour, entry.token_hash, entry.bot, bot_language=entry.bot_language or "en"
-        )
-        self._next_member += 1
-        if replaced is not None:
-            seat = self.seating.index(replaced.id)
-            self.seating[seat] = entry.member
-            self._forget(replaced.id)
-            self._took_over(seat, Player(seat, name, entry.colour, None))
-        if self.host is None and entry.bot is None:
-            self.host = entry.member
-        return entry if name == entry.name else msgspec.structs.replace(entry, name=name)
+        return name, replaced
 
     def _replaced(self, entry: Joined) -> Member | None:
         """The member whose seat ``entry`` takes over (None before a game: a new seat)."""

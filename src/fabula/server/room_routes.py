@@ -3,7 +3,8 @@ finished game and the descriptions of its cards.
 
     POST /api/rooms                 {settings?, name, colour} → {code, member, token, join_url}
     GET  /api/rooms/{code}          who is there, which colours are free
-    POST /api/rooms/{code}/join     {name, colour} → {code, member, token}
+    POST /api/rooms/{code}/join     {name, colour} → {code, member, token}; streamer mode: 202 {code, ask, token}
+    GET  /api/rooms/{code}/ask      (Authorization: Bearer <token>) what became of that request to join
     GET  /api/rooms/{code}/qr.svg   the join link as a QR code (also qr.png)
     GET  /api/rooms/{code}/log      the moves of its finished game
     GET  /api/rooms/{code}/cards    its cards' titles and descriptions (?lang=zh-Hant: in that language)
@@ -60,6 +61,7 @@ class RoomRoutes:
             Route("/api/rooms", self.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", self.summary),
             Route("/api/rooms/{code}/join", self.join, methods=["POST"]),
+            Route("/api/rooms/{code}/ask", self.ask),
             Route("/api/rooms/{code}/qr.{kind:str}", self.qr),
             Route("/api/rooms/{code}/log", self.log),
             Route(CARDS_ROUTE, self.cards),
@@ -121,11 +123,25 @@ class RoomRoutes:
                     body.get("colour"),  # type: ignore[arg-type]
                     body.get("replaces"),
                     body.get("former_token"),
+                    address=client_address(request),
                 ),
             )
         except RulesError as error:
             return self.refused(error)
+        if seat.ask is not None:  # streamer mode: waiting for the host
+            return JSONResponse({"code": seat.code, "ask": seat.ask, "token": seat.token}, status_code=202)
         return JSONResponse({"code": seat.code, "member": seat.member, "token": seat.token}, status_code=201)
+
+    async def ask(self, request: Request) -> Response:
+        """What became of a request to join, asked with its seat token (the waiting page's poll)."""
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        try:
+            found = await self.service.seats.ask_status(
+                request.path_params["code"], token.strip() if scheme.lower() == "bearer" else None
+            )
+        except RulesError as error:
+            return self.refused(error)
+        return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
     async def qr(self, request: Request) -> Response:
         try:

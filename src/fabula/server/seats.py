@@ -21,8 +21,9 @@ from fabula.cards.library import DeckError, DeckLibrary
 from fabula.errors import CommonCode
 from fabula.protocol.settings import RoomSettings
 
+from .asks import Ask
 from .config import Config
-from .entries import Created, Joined
+from .entries import Asked, Created, Joined
 from .errors import RoomCode, RoomError
 from .holding import CODE_ALPHABET, CODE_LENGTH
 from .live_room import LiveRoom
@@ -37,6 +38,10 @@ IN_USE_SECONDS = 10 * 60
 #: How long the answer to a create or join request is kept, to answer the same request again
 #: (a double tap, a retry after a lost answer) with the same seat instead of a second one.
 REQUEST_SECONDS = 10 * 60
+#: Streamer mode: an address may ask to join a room this many times in `ASK_WINDOW` seconds (a
+#: request turned away is not asked again and again).
+ASKS_PER_ADDRESS = 3
+ASK_WINDOW = 10 * 60
 
 
 def new_token() -> str:
@@ -52,8 +57,11 @@ class Seat:
     """What joining hands back: the member number and the secret that takes the seat."""
 
     code: str
-    member: int
+    #: None while it is a request to join waiting for the host (streamer mode)
+    member: int | None
     token: str
+    #: streamer mode: the number of the request to join the token waits with
+    ask: int | None = None
 
 
 class RoomLimit(RoomError):
@@ -113,6 +121,8 @@ class Seats:
         #: called with every room this process makes (its scheduler starts)
         self.opened = opened
         self.requests = Requests(clock)
+        #: when each (address, room) asked to join lately (streamer mode)
+        self._asked: dict[tuple[str, str], list[float]] = {}
 
     # ------------------------------------------------------------------ the address limit
 
@@ -192,11 +202,20 @@ class Seats:
         return Seat(code, 0, token)
 
     async def join(
-        self, code: str, name: str, colour: str, replaces: int | None = None, former_token: object = None
+        self,
+        code: str,
+        name: str,
+        colour: str,
+        replaces: int | None = None,
+        former_token: object = None,
+        *,
+        address: str = "",
     ) -> Seat:
         """A seat in room ``code``: a new one before the game, or — ``replaces`` — the seat of a
         bot (or of someone who left for good) during it. ``former_token``: a seat token this
-        browser held in the room before; one of a player the host removed is refused a seat."""
+        browser held in the room before; one of a player the host removed is refused a seat.
+        In streamer mode, a request to join instead (``Seat.ask``; no member yet), at most
+        `ASKS_PER_ADDRESS` in `ASK_WINDOW` from one ``address``."""
         if replaces is not None and (type(replaces) is not int or not 0 <= replaces <= p.NUMBER_MAX):
             raise RoomError(CommonCode.MALFORMED, "replaces is the number of the member whose seat you take over.")
         if former_token is not None and not isinstance(former_token, str):
@@ -205,11 +224,24 @@ class Seats:
         token = self.tokens()
         now = self.clock()
 
-        made: list[Joined] = []
+        made: list[Joined | Asked] = []
 
-        def joined(room: Room) -> Joined:
+        def joined(room: Room) -> Joined | Asked:
             if former_token and token_hash(former_token) in room.removed_tokens:
                 raise RoomError(RoomCode.REMOVED_HERE, "The host removed you from this room: you may watch it.")
+            if room.settings.streamer and room.host is not None:
+                self._check_asks(address, room.code, now)
+                made.append(
+                    Asked(
+                        at=now,
+                        ask=room.asks.next_number,
+                        name=name,
+                        colour=colour,
+                        token_hash=token_hash(token),
+                        replaces=replaces,
+                    )
+                )
+                return made[-1]
             made.append(
                 Joined(
                     at=now,
@@ -223,10 +255,40 @@ class Seats:
             return made[-1]
 
         await self.rooms.commit(live, joined)
-        member = made[-1].member  # (the last one made: a retry on a changed room makes it again)
-        live.presence.joined(member, now)
-        log.info("joined", extra={"room": live.room.code, "member": member})
-        return Seat(live.room.code, member, token)
+        last = made[-1]  # (the last one made: a retry on a changed room makes it again)
+        if isinstance(last, Asked):
+            self._asked.setdefault((address, live.room.code), []).append(now)
+            log.info("asked to join", extra={"room": live.room.code, "ask": last.ask})
+            return Seat(live.room.code, None, token, ask=last.ask)
+        live.presence.joined(last.member, now)
+        log.info("joined", extra={"room": live.room.code, "member": last.member})
+        return Seat(live.room.code, last.member, token)
+
+    def _check_asks(self, address: str, code: str, now: float) -> None:
+        """`RoomError` ``too_many_asks`` if ``address`` asked to join ``code`` too often lately (a
+        request refused before it was made does not count)."""
+        for key, times in list(self._asked.items()):
+            times[:] = [at for at in times if now - at < ASK_WINDOW]
+            if not times:
+                del self._asked[key]
+        if len(self._asked.get((address, code), ())) >= ASKS_PER_ADDRESS:
+            raise RoomError(
+                RoomCode.TOO_MANY_ASKS,
+                f"This network asked to join {ASKS_PER_ADDRESS} times in {ASK_WINDOW // 60} minutes; wait a while.",
+            )
+
+    async def ask_status(self, code: str, token: object) -> dict[str, Any]:
+        """What became of the request to join made with seat ``token`` (streamer mode): ``waiting``,
+        ``approved`` (with the ``member`` the token now takes), ``refused``, or ``dropped`` (the game
+        started first); `RoomError` ``no_ask`` if the token made none here."""
+        room = (await self.rooms.find(code)).room
+        ask: Ask | None = room.asks.by_token_hash(token_hash(token)) if isinstance(token, str) and token else None
+        if ask is None:
+            raise RoomError(RoomCode.NO_ASK, "This token asked to join this room never (or the room forgot).")
+        found: dict[str, Any] = {"code": room.code, "ask": ask.number, "status": ask.state}
+        if ask.member is not None:
+            found["member"] = ask.member
+        return found
 
     # ------------------------------------------------------------------ read-only
 
@@ -244,6 +306,8 @@ class Seats:
             "seats_max": room.seats_max,
             #: no seat for a newcomer now: every one is taken, or the game is on with no seat to take over
             "full": len(room.members) >= room.seats_max if room.status == "lobby" else not room.open_seats(),
+            #: streamer mode: a join is a request the host answers
+            "streamer": room.settings.streamer,
             "open_seats": [
                 {"member": m.id, "name": m.name, "colour": m.colour, "bot": m.bot} for m in room.open_seats()
             ],

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from fabula.protocol.snapshot import MemberView, RoomSnapshot, You
+from fabula.protocol.snapshot import AskView, MemberView, RoomSnapshot, You
 
 if TYPE_CHECKING:
     from .room import Room
@@ -71,5 +71,8 @@ def of(
             else [a.to_json() for a in game.legal_actions(seat)]
         )
         you = You(member, seat, member == room.host, [] if found is None else list(found.stood_in), legal)
-        result[member] = msgspec.structs.replace(shared, you=you, game=None if views is None else views[seat])
+        asks = [AskView(a.number, a.name, a.colour, a.replaces) for a in room.asks.waiting()] if you.host else []
+        result[member] = msgspec.structs.replace(
+            shared, you=you, game=None if views is None else views[seat], asks=asks
+        )
     return result
