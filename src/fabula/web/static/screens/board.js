@@ -24,6 +24,7 @@ import { roomPeople } from "./chart.js";
 import { aloudHeading, clueWords, hasClue } from "./clue.js";
 import { createReplay } from "./replay.js";
 import { pausedWords } from "./room/clock.js";
+import { maskedCode, streaming } from "./room/streamer.js";
 
 /** How long the TV keeps a round's reveal on screen. */
 const REVEAL_MS = 12_000;
@@ -295,8 +296,9 @@ export function boardScreen(ctx, code) {
         h(
           "section.board-lobby",
           {},
-          h("h1", {}, t("board.join", { code })),
-          inviteBlock(code, invite, { board: true }),
+          // streamer mode: neither the code nor the QR code on the TV (the host gives them out)
+          streaming(room) ? h("h1", {}, t("board.join", { code: maskedCode(code) })) : h("h1", {}, t("board.join", { code })),
+          streaming(room) ? h("p.board-streamer", {}, t("board.streamer")) : inviteBlock(code, invite, { board: true }),
           h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 40, lit: m.connected }), memberName(m)))),
           h("p.board-status", { class: status }, t(`connection.${status}`)),
           cornerMenu(),

@@ -14,6 +14,7 @@ import { createAlbumView, createHistory } from "./album.js";
 import { roomPeople } from "./chart.js";
 import { replayOverlay } from "./replay.js";
 import { actionsPart } from "./room/actions.js";
+import { askList, roomCode, streaming } from "./room/streamer.js";
 import { lobbyPart, savedBotLevel } from "./room/lobby.js";
 import { overPart } from "./room/over.js";
 import { tablePart } from "./room/table.js";
@@ -329,7 +330,7 @@ export function roomScreen(ctx, code, watch) {
       return;
     }
     const extra = [
-      h("span.room-code", {}, t("room.code", { code })),
+      roomCode(room, code, draw),
       room.you === null ? h("span.badge.watching", {}, t("room.watching")) : null,
       connection(),
     ];
@@ -337,11 +338,12 @@ export function roomScreen(ctx, code, watch) {
     if (room.status === "lobby") body = v.lobby(room);
     else if (room.status === "over") body = v.gameOver(room);
     else body = v.tableView(room);
+    if (room.status !== "lobby" && room.asks?.length) body = [askList(room, send), body]; // (streamer mode: to take over a seat)
     ctx.render(body, { headerExtra: extra, wide: room.status !== "lobby" });
     // which state the page shows (tests and tools wait for a state to be drawn by it)
     document.documentElement.dataset.seq = String(room.seq);
     // (here, not where a state comes in: the words follow a change of language too)
-    document.title = awaited() ? `● ${t("app.your_move")} · Fabula` : `Fabula · ${code}`;
+    document.title = awaited() ? `● ${t("app.your_move")} · Fabula` : streaming(room) ? "Fabula" : `Fabula · ${code}`;
     if (ui.toTop) {
       ui.toTop = false;
       window.scrollTo({ top: 0, behavior: "instant" });

@@ -7,6 +7,7 @@ import { RABBITS, rabbit } from "../rabbits.js";
 import { api, removedToken, requestId, saveSeat, savedSeat, savedSeats } from "../net.js";
 import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 import { DECK_LINK } from "./pictures.js";
+import { keepAsk, pendingAsk, waitingScreen } from "./waiting.js";
 
 const MODES = CHOICES.modes.map((mode) => mode.name);
 const SEAT_COUNTS = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seat_counts]));
@@ -348,7 +349,9 @@ export function joinScreen(ctx, code) {
     ctx.go(`/room/${code}`, true);
     return;
   }
+  if (pendingAsk(code)) return waitingScreen(ctx, code, pendingAsk(code)); // (streamer mode: a reload waits on)
   let summary = null;
+  let stopWaiting = null;
   let message = "";
   const wanted = Number(new URLSearchParams(location.search).get("seat"));
   const form = { name: localStorage.getItem("fabula.name") || "", colour: null, replaces: Number.isInteger(wanted) ? wanted : null };
@@ -365,6 +368,12 @@ export function joinScreen(ctx, code) {
         if (former) body.former_token = former;
         if (summary.status === "playing") body.replaces = form.replaces;
         const seat = await api(`/api/rooms/${code}/join`, body);
+        if (seat.ask !== undefined) {
+          clearInterval(polling); // streamer mode: a request, which waits for the host
+          keepAsk(code, { token: seat.token, ask: seat.ask, name: form.name });
+          stopWaiting = waitingScreen(ctx, code, pendingAsk(code));
+          return;
+        }
         saveSeat(code, { token: seat.token, member: seat.member });
         ctx.go(`/room/${code}`);
       })
@@ -450,6 +459,7 @@ export function joinScreen(ctx, code) {
         seated,
         nameField(form),
         seatChoice,
+        summary.streamer ? h("p.hint.streamer-note", {}, t("join.streamer")) : null,
         message ? h("p.error", { role: "alert" }, message) : null,
         h("div.actions", {}, h("button.primary", { type: "submit", disabled: joining.busy }, summary.status === "playing" ? t("join.sit_in") : t("join.sit")), watch),
       ),
@@ -471,5 +481,8 @@ export function joinScreen(ctx, code) {
   const polling = setInterval(() => {
     if (!document.hidden && !joining.busy) void refresh();
   }, JOIN_POLL_MS);
-  return () => clearInterval(polling);
+  return () => {
+    clearInterval(polling);
+    stopWaiting?.();
+  };
 }

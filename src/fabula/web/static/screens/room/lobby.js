@@ -2,9 +2,10 @@ import { CHOICES } from "../../choices.js";
 import { h } from "../../dom.js";
 import { language, listText, t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
-import { errorText, inviteBlock, memberName } from "../parts.js";
+import { errorText, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
 import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
+import { askList, invitePart, streamerSetting } from "./streamer.js";
 
 const BOT_LEVELS = CHOICES.bot_levels;
 const DOUBLE_TAP_MS = 60;
@@ -235,6 +236,8 @@ export function lobbyPart(v) {
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       houseRule(room),
       extendedTimers(room),
+      streamerSetting(room, send),
+      askList(room, send),
       seats,
       teams,
       room.games_started ? history() : null,
@@ -254,7 +257,7 @@ export function lobbyPart(v) {
         "div.invite",
         {},
         h("h3", {}, t("lobby.invite")),
-        inviteBlock(code, ui.invite),
+        invitePart(room, code, ui.invite, draw),
         h("p", {}, h("a", { href: `/room/${code}/board`, target: "_blank" }, t("lobby.board_link"))),
       ),
       h("div.leave-row", {}, leaveButton(room)),
