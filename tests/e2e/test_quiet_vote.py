@@ -127,6 +127,12 @@ def test_in_mode_teams_the_partner_may_still_be_written_to_during_the_vote(playe
     expect(partner_only).to_be_checked()
     expect(partner_only).to_be_disabled()  # (a line to the whole table would be refused now)
     expect(page.locator(".chat-quiet")).to_have_text(words("en")["chat.quiet_team"])
+    # at 360 px the field keeps its width and its Send beside it; "partner only" goes under them
+    field, send = chat.bounding_box(), page.locator(".chat-form button[type=submit]").bounding_box()
+    assert field is not None
+    assert send is not None
+    assert abs(field["y"] - send["y"]) < field["height"], "Send on the field's row"
+    assert field["width"] >= 180, "the field is not squeezed (its placeholder cut short)"
     chat.fill("the one with the lighthouse?")
     reply = answered(page, lambda: chat.press("Enter"))
     assert reply["type"] == "ack", reply

@@ -88,7 +88,7 @@ export function overPart(v) {
             input,
             teams
               ? h(
-                  "label.small",
+                  "label.small.team-only",
                   {},
                   h("input", {
                     type: "checkbox",
