@@ -6,6 +6,7 @@ import { errorText, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
 import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
 import { askList, invitePart, streamerSetting } from "./streamer.js";
+import { settingSwitch } from "./switches.js";
 
 const BOT_LEVELS = CHOICES.bot_levels;
 const DOUBLE_TAP_MS = 60;
@@ -63,53 +64,30 @@ export function lobbyPart(v) {
   // A house rule: the rules keep the table quiet from the clue until the reveal; the host may let
   // it talk anyway (the room's `table_talk`). Everyone else reads whether it is on.
   function houseRule(room) {
-    const on = room.settings.table_talk === true;
-    if (!room.you?.host) return on ? h("p.hint.house-rule-on", {}, t("lobby.table_talk_on")) : null;
-    return h(
-      "div.house-rules",
-      {},
-      h(
-        "label.house-rule",
-        {},
-        h("input", {
-          type: "checkbox",
-          name: "table-talk",
-          "data-keep": "table-talk",
-          checked: on,
-          onchange: async (event) => {
-            const box = event.target;
-            const reply = await send("settings", { settings: { ...room.settings, table_talk: box.checked } });
-            if (reply.type === "error") box.checked = ui.room.settings.table_talk === true; // (as the room has it)
-          },
-        }),
-        h("span", {}, h("span.house-rule-name", {}, t("lobby.table_talk")), h("br"), h("span.hint", {}, t("lobby.table_talk_hint"))),
-      ),
-    );
+    const box = settingSwitch(room, send, () => ui.room, {
+      key: "table_talk",
+      name: "table-talk",
+      tag: "label.house-rule",
+      title: t("lobby.table_talk"),
+      hint: t("lobby.table_talk_hint"),
+      onLine: h("p.hint.house-rule-on", {}, t("lobby.table_talk_on")),
+    });
+    return room.you?.host ? h("div.house-rules", {}, box) : box;
   }
 
   // Extended timers (an accessibility option): every timer twice as long. The host ticks it while
   // the room has a timer; everyone else reads that it is on.
   function extendedTimers(room) {
-    const on = room.settings.extended_timers === true;
     const timed = ["clue", "play", "vote"].some((phase) => room.settings[`${phase}_seconds`]);
-    if (!room.you?.host) return on ? h("p.hint.extended-on", {}, t("lobby.extended_on")) : null;
-    if (!timed && !on) return null;
-    return h(
-      "label.house-rule.extended-timers",
-      {},
-      h("input", {
-        type: "checkbox",
-        name: "extended-timers",
-        "data-keep": "extended-timers",
-        checked: on,
-        onchange: async (event) => {
-          const box = event.target;
-          const reply = await send("settings", { settings: { ...ui.room.settings, extended_timers: box.checked } });
-          if (reply.type === "error") box.checked = ui.room.settings.extended_timers === true;
-        },
-      }),
-      h("span", {}, h("span.house-rule-name", {}, t("lobby.extended")), h("br"), h("span.hint", {}, t("lobby.extended_hint"))),
-    );
+    if (room.you?.host && !timed && room.settings.extended_timers !== true) return null;
+    return settingSwitch(room, send, () => ui.room, {
+      key: "extended_timers",
+      name: "extended-timers",
+      tag: "label.house-rule.extended-timers",
+      title: t("lobby.extended"),
+      hint: t("lobby.extended_hint"),
+      onLine: h("p.hint.extended-on", {}, t("lobby.extended_on")),
+    });
   }
 
   function lobby(room) {
@@ -236,7 +214,7 @@ export function lobbyPart(v) {
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       houseRule(room),
       extendedTimers(room),
-      streamerSetting(room, send),
+      streamerSetting(room, send, () => ui.room),
       askList(room, send),
       seats,
       teams,

@@ -5,6 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rabbit } from "../../rabbits.js";
 import { inviteBlock, memberName } from "../parts.js";
+import { settingSwitch } from "./switches.js";
 
 // How long a tap shows the code (a second tap hides it at once).
 export const REVEAL_MS = 15000;
@@ -63,25 +64,15 @@ export function invitePart(room, code, invite, redraw) {
 }
 
 // The host's switch, in the lobby; everyone else reads that it is on.
-export function streamerSetting(room, send) {
-  const on = streaming(room);
-  if (!room.you?.host) return on ? h("p.hint.streamer-on", {}, t("lobby.streamer_on")) : null;
-  return h(
-    "label.house-rule.streamer-mode",
-    {},
-    h("input", {
-      type: "checkbox",
-      name: "streamer",
-      "data-keep": "streamer",
-      checked: on,
-      onchange: async (event) => {
-        const box = event.target;
-        const reply = await send("settings", { settings: { ...room.settings, streamer: box.checked } });
-        if (reply.type === "error") box.checked = on;
-      },
-    }),
-    h("span", {}, h("span.house-rule-name", {}, t("lobby.streamer")), h("br"), h("span.hint", {}, t("lobby.streamer_hint"))),
-  );
+export function streamerSetting(room, send, current) {
+  return settingSwitch(room, send, current, {
+    key: "streamer",
+    name: "streamer",
+    tag: "label.house-rule.streamer-mode",
+    title: t("lobby.streamer"),
+    hint: t("lobby.streamer_hint"),
+    onLine: h("p.hint.streamer-on", {}, t("lobby.streamer_on")),
+  });
 }
 
 // The host's list of who waits to join, each with "Let in" and "Turn away" (empty: nothing).
