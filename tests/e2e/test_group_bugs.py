@@ -486,7 +486,7 @@ def test_an_empty_clue_is_refused_with_a_word_and_the_red_token_is_confirmed(pla
     page = alone_with_bots(players, "Hal", 5, mode="party", options={"first_storyteller": 0})
     page.locator(".clue-input").fill("   ")
     page.locator("form.action-bar button[type=submit]").click()
-    expect(page.locator(".error")).to_have_text("Give a clue.")
+    expect(page.locator(".error")).to_have_text("Type a clue, or tap “I said it aloud”.")
     expect(page.locator(".hidden-hand")).to_be_visible()  # nothing was sent
     tell(page, "Far away")
     play_cards(page)

@@ -482,7 +482,7 @@ def tab_closed_for_a_while(
 
 
 def empty_clue_first(group: Group, name: str) -> Moment:
-    """The storyteller ``name`` presses Tell with no clue (then with spaces): told "Give a clue.",
+    """The storyteller ``name`` presses Tell with no clue (then with spaces): told "Type a clue, or tap “I said it aloud”.",
     nothing is sent; then they give one."""
 
     def run() -> None:
@@ -495,7 +495,7 @@ def empty_clue_first(group: Group, name: str) -> Moment:
         for empty in ("", "   "):
             page.locator(".clue-input").fill(empty)
             tell.click()
-            expect(page.locator("p.error")).to_have_text("Give a clue.")
+            expect(page.locator("p.error")).to_have_text("Type a clue, or tap “I said it aloud”.")
             expect(page.locator(".clue-input")).to_be_focused()
         page.wait_for_timeout(100)  # would a message be on its way, it would be out by now
         assert group.sent_of(page, "act") == sent
