@@ -168,3 +168,24 @@ def test_the_host_allows_table_talk_in_the_lobby(players: Players) -> None:
     chat.fill("no rush")
     chat.press("Enter")
     expect(guest.locator(".chat-lines li")).to_have_text(["Fay: no rush"])
+
+
+def test_a_tap_on_a_switch_the_moment_it_appears_changes_nothing(players: Players) -> None:
+    """The second tap of a double tap on "Create the room" lands on the lobby's first switch, which
+    appears where the button was (found by the group play-test): a tap on a switch within a moment
+    of its showing is not the host's choice. A tap after that is."""
+    seat = create_room_by_api(players.base, "Mara")
+    host = players.open(*PHONE_360, mobile=True)
+    open_seat(host, players.base, seat["code"], seat)
+    rule = host.locator("input[name=table-talk]")
+    rule.wait_for()
+    rule.click()  # at once: the tap that followed the one that made the room
+    expect(rule).not_to_be_checked()
+    host.wait_for_timeout(300)  # (a message it sent would be answered by now)
+    host.reload()  # what the room has
+    rule.wait_for()
+    expect(rule).not_to_be_checked()
+    host.wait_for_timeout(900)
+    reply = answered(host, rule.check)
+    assert reply["type"] == "ack", reply
+    expect(rule).to_be_checked()
