@@ -58,6 +58,25 @@ async def test_requests_that_wait_for_their_room_are_stored_in_one_append(tmp_pa
     assert [e.text for e, _ in live.room.chat] == [f"hello {n}" for n in range(4)]
 
 
+async def test_one_message_twice_in_one_append_is_made_once_and_both_are_told_its_seq(tmp_path: Path) -> None:
+    """The same message (member, id) through two processes can reach the owner in one batch: it is
+    made once, and the second request is answered with the first's seq once that is stored (on
+    scale-out it was refused as the room then was: `wrong_phase` for a move)."""
+    rooms, live, store = await a_room(tmp_path)
+    entries = [
+        Said(at=2.0, member=0, text="first"),
+        Said(at=2.0, by=0, client_id="same-1", member=0, text="once"),
+        Said(at=2.0, by=0, client_id="same-1", member=0, text="once"),
+    ]
+
+    seqs = await asyncio.gather(*(rooms.commit(live, entry) for entry in entries))
+
+    assert seqs == [2, 3, 3]
+    assert store.appends == [(2, 1), (3, 1)]
+    assert [e.text for e, _ in live.room.chat] == ["first", "once"]
+    assert [entry.seq for entry in await store.load("ABCDE")] == [0, 1, 2, 3]
+
+
 async def test_a_refused_request_fails_alone_and_the_others_are_stored(tmp_path: Path) -> None:
     rooms, live, store = await a_room(tmp_path)
     entries = [

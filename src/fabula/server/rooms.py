@@ -34,6 +34,22 @@ log = logging.getLogger("fabula.server")
 COMMIT_ATTEMPTS = 5
 
 
+def _answer_as(first: asyncio.Future[int], twin: asyncio.Future[int]) -> None:
+    """Give ``twin`` the answer ``first`` gets, when it gets it (the same message twice)."""
+
+    def copy(answered: asyncio.Future[int]) -> None:
+        if twin.done():
+            return
+        if answered.cancelled():
+            twin.cancel()
+        elif (error := answered.exception()) is not None:
+            twin.set_exception(error)
+        else:
+            twin.set_result(answered.result())
+
+    first.add_done_callback(copy)
+
+
 def _fail(requests: list[PendingCommit], error: BaseException) -> None:
     """Answer those of ``requests`` not answered yet with ``error``."""
     for request in requests:
@@ -88,7 +104,8 @@ class Rooms(HeldRooms):
                     self._rebuilding.add(rebuild)
                     rebuild.add_done_callback(self._rebuilding.discard)
                     raise
-        return done.result()
+        # (a message sent twice at once is answered as its first request is: maybe a moment later)
+        return await done
 
     async def _back_to_the_store(self, live: LiveRoom, since: int, *, locked: bool = True) -> None:
         """Memory may have run ahead of the store from seq ``since`` on (an append failed or was
@@ -182,16 +199,24 @@ class Rooms(HeldRooms):
         room: Room, requests: list[PendingCommit], *, again: bool
     ) -> tuple[list[tuple[PendingCommit, AnyEntry]], list[tuple[PendingCommit, RulesError]]]:
         """Apply each request in turn to ``room``: those made (with their entries) and those the
-        room refused. A request failing otherwise fails at once; one made already (``again``: the
-        room was rebuilt, and another process may have made it) is answered with its seq."""
+        room refused. A request failing otherwise fails at once. A client message made already
+        (the room was rebuilt and another process made it, or it came in just before) is answered
+        with its seq; one made earlier in this batch (the same message through two processes at
+        once) is answered with that request's answer, once it has one — never before its entry is
+        stored."""
         made: list[tuple[PendingCommit, AnyEntry]] = []
         refused: list[tuple[PendingCommit, RulesError]] = []
+        made_here: dict[tuple[int | None, str], PendingCommit] = {}
         for request in requests:
             try:
                 entry = request.make(room) if callable(request.make) else request.make
-                if again and entry.client_id is not None:
-                    done = room.client_ids.get((entry.by, entry.client_id))
-                    if done is not None:
+                key = None if entry.client_id is None else (entry.by, entry.client_id)
+                if key is not None and key in made_here:
+                    _answer_as(made_here[key].done, request.done)
+                    continue
+                if key is not None and (again or key in room.client_ids):
+                    done = room.client_ids.get(key)
+                    if done is not None:  # (stored: memory runs ahead only inside this commit)
                         request.done.set_result(done)
                         continue
                 entry = room.apply(entry)
@@ -201,6 +226,8 @@ class Rooms(HeldRooms):
                 request.done.set_exception(error)
             else:
                 made.append((request, entry))
+                if key is not None:
+                    made_here[key] = request
         return made, refused
 
     async def _behind(self, live: LiveRoom, refused: list[tuple[PendingCommit, RulesError]]) -> bool:
