@@ -482,8 +482,8 @@ def tab_closed_for_a_while(
 
 
 def empty_clue_first(group: Group, name: str) -> Moment:
-    """The storyteller ``name`` presses Tell with no clue (then with spaces): told "Type a clue, or tap “I said it aloud”.",
-    nothing is sent; then they give one."""
+    """The storyteller ``name`` presses Tell with no clue (then with spaces): told "Type a clue, or
+    tap “I said it aloud”.", nothing is sent; then they give one."""
 
     def run() -> None:
         page = group.people[name]
