@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from fabula.bots.arena import SeatContext
@@ -181,8 +182,9 @@ def train(steps: int, opponent: str, seed: int) -> MaskablePPO:
 
 
 def new_model(opponent: str, seed: int) -> MaskablePPO:
-    """An untrained MaskablePPO learner at the table."""
-    return MaskablePPO(
+    """An untrained MaskablePPO learner at the table. Its logger writes nowhere: SB3's own would
+    leave an empty ``SB3-<date>`` folder in the temp directory at every `learn`."""
+    model = MaskablePPO(
         "MlpPolicy",
         LearnerSeat(opponent, seed=seed),
         n_steps=1024,
@@ -198,6 +200,8 @@ def new_model(opponent: str, seed: int) -> MaskablePPO:
             "features_extractor_kwargs": matches_kwargs(),
         },
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
 
 
 #: Picks a move id from a vector observation and its mask.
