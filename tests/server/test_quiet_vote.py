@@ -122,9 +122,12 @@ async def seated(server: LiveServer, people: int, **settings: Any) -> list[Clien
 
 
 async def play_until(clients: list[Client], done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """Random legal moves by whoever is awaited until ``done`` holds of the host's room."""
+    """Random legal moves by whoever is awaited until ``done`` holds of the host's room. Every
+    client has every state before each choice: a person whose state came first must not move on
+    while the host's still shows the room as it was (the host would see a phase already gone)."""
     rng = random.Random(5)
     for _ in range(500):
+        await quiet(clients)
         room = clients[0].room
         if room is not None and done(room):
             return room
@@ -187,7 +190,8 @@ async def test_a_table_line_from_the_clue_until_the_reveal_is_refused_kept_nowhe
         revealed = await play_until(clients, lambda room: room["game"]["round"] == 2)
         assert revealed["game"]["phase"] == "clue"
         assert revealed["table_chat"] is True
-        assert (await first.request({"type": "say", "text": "so that was yours!"}))["type"] == "ack"
+        said = await first.request({"type": "say", "text": "so that was yours!"})
+        assert said["type"] == "ack", said
         await quiet(clients)
         assert all("so that was yours!" in lines_read(c) for c in clients)
         code = clients[0].code
