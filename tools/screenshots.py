@@ -67,6 +67,7 @@ class Server(ServerThread):
             # the lobby as a group sees it on its Wi-Fi (this server itself listens on 127.0.0.1)
             public_url="http://192.168.1.20:8000",
             bot_delay_seconds=0.2,
+            bot_reveal_seconds=0.0,
             sweep_seconds=3600,
             max_rooms_per_address=1000,
             max_connections_per_address=1000,

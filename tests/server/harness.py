@@ -58,7 +58,7 @@ class LiveServer(ServerThread):
 
 @contextmanager
 def live_server(data: Path, **settings: Any) -> Iterator[LiveServer]:
-    config = replace(Config(data=data, bot_delay_seconds=0.0, sweep_seconds=3600), **settings)
+    config = replace(Config(data=data, bot_delay_seconds=0.0, bot_reveal_seconds=0.0, sweep_seconds=3600), **settings)
     server = LiveServer(config)
     server.start()
     try:

@@ -93,6 +93,8 @@ class ServerProcess:
             str(self.data),
             "--bot-delay-seconds",
             "0.05",
+            "--bot-reveal-seconds",
+            "0",
             "--disconnect-grace-seconds",
             "600",
         ]

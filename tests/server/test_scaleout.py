@@ -83,7 +83,8 @@ class Deployment:
             [
                 *("--data", str(self.folder / f"data-{number}")),
                 *("--database", self.database, "--redis", self.redis, "--namespace", self.namespace),
-                *("--bot-delay-seconds", "0.05", "--disconnect-grace-seconds", "600", "--sweep-seconds", "3600"),
+                *("--bot-delay-seconds", "0.05", "--bot-reveal-seconds", "0"),
+                *("--disconnect-grace-seconds", "600", "--sweep-seconds", "3600"),
                 *("--max-rooms-per-address", "1000", "--max-connections-per-address", "1000"),
                 *options,
             ],

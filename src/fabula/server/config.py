@@ -85,6 +85,13 @@ class Config:
         default=60, metadata={"help": "a bot moves for a seat whose player has been away this long"}
     )
     bot_delay_seconds: float = field(default=1.0, metadata={"help": "how long a bot 'thinks' before its move"})
+    bot_reveal_seconds: float = field(
+        default=12.0,
+        metadata={
+            "help": "after a reveal, a bot storyteller waits this long before its clue while a person is at the "
+            "table: the table looks at the reveal and talks (the chat closes again at the clue)"
+        },
+    )
     teammate_wait_seconds: float = field(
         default=20.0,
         metadata={

@@ -177,7 +177,7 @@ class Scheduler:
                 if deadline is not None:
                     when = min(when, deadline)
             elif member.bot is not None:
-                when = since_change + config.bot_delay_seconds
+                when = since_change + self._bot_delay(live)
             elif member.away:
                 when, because = since_change + config.bot_delay_seconds, "away"
             elif presence.gone(member.id):
@@ -192,6 +192,17 @@ class Scheduler:
             if earliest is None or (when, because is not None) < (earliest[0], earliest[2] is not None):
                 earliest = (when, seat, because)
         return earliest
+
+    def _bot_delay(self, live: LiveRoom) -> float:
+        """How long a bot waits before its move: its thinking time, or — a storyteller after a
+        reveal, with a person at the table — long enough for the table to look at the reveal and
+        talk about it (the table chat is open only until the clue)."""
+        room, config = live.room, self.config
+        game = room.game
+        after_a_reveal = game is not None and game.phase is Phase.CLUE and game.round > 1
+        if after_a_reveal and any(live.presence.at_the_table(room, member) for member in room.seating):
+            return max(config.bot_delay_seconds, config.bot_reveal_seconds)
+        return config.bot_delay_seconds
 
     def _mate_at_the_table(self, live: LiveRoom, seat: int) -> bool:
         """Teams, play phase: whether ``seat``'s teammate is a person who is here."""
