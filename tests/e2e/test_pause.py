@@ -1,7 +1,8 @@
-"""Time (issue 36): the host pauses the game from a phone at 360 px; the other phone and the TV
-say "Paused" and the countdown stands still; the host resumes (the countdown goes on from where it
-stopped) and adds 30 s, which everyone sees — in English and in 繁體中文. The lobby's extended
-timers: the host ticks it, the others read it, the time limits said are doubled."""
+"""Time (issue 36): the TV shows the turn's countdown. The host pauses the game from a phone at
+360 px; the other phone and the TV say "Paused" and the countdown stands still; the host resumes
+(the countdown goes on from where it stopped) and adds 30 s, which everyone sees — in English and
+in 繁體中文. The lobby's extended timers: the host ticks it, the others read it, the time limits
+said are doubled."""
 
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ def test_the_host_pauses_everyone_sees_paused_then_resumes_and_adds_time(players
     paused_word = said["time.paused"]
 
     expect(other.locator(".table-head .phase-timer .countdown")).to_be_visible()
+    expect(tv.locator(".board-round .phase-timer .countdown")).to_be_visible()  # read from the sofa
+    assert 100 <= seconds_shown(tv, ".board-round .countdown") <= 120
+    shot(tv, f"timer-tv-{language}-1920")
     expect(host.locator(".action-bar")).to_be_visible()  # the clue is the host's to give
     toggle = host.locator("button.time-toggle")
     expect(toggle).to_have_text(said["time.pause"])
@@ -62,6 +66,7 @@ def test_the_host_pauses_everyone_sees_paused_then_resumes_and_adds_time(players
     expect(other.locator(".table-head .paused-clock")).to_contain_text(paused_word)
     expect(other.locator(".table-head .countdown")).to_have_count(0)
     expect(tv.locator(".board-paused")).to_contain_text(paused_word)
+    expect(tv.locator(".board-round .countdown")).to_have_count(0)  # the paused line says the time left
     expect(host.locator(".status-line.paused-banner")).to_have_text(said["time.you_paused"])
     expect(host.locator(".action-bar")).to_have_count(0)  # nobody moves while paused
     expect(toggle).to_have_text(said["time.resume"])
@@ -78,6 +83,7 @@ def test_the_host_pauses_everyone_sees_paused_then_resumes_and_adds_time(players
     toggle.click()  # resume
     expect(other.locator(".paused-banner")).to_have_count(0)
     expect(tv.locator(".board-paused")).to_have_count(0)
+    expect(tv.locator(".board-round .countdown")).to_be_visible()
     expect(host.locator(".action-bar")).to_be_visible()
     resumed = seconds_shown(other, ".table-head .countdown")
     assert frozen - 3 <= resumed <= frozen, "the countdown goes on from where it stopped"

@@ -19,11 +19,12 @@ import {
   sideRabbit,
   sides,
   tickCountdowns,
+  timeLeft,
 } from "./parts.js";
 import { roomPeople } from "./chart.js";
 import { aloudHeading, clueWords, hasClue } from "./clue.js";
 import { createReplay } from "./replay.js";
-import { pausedWords } from "./room/clock.js";
+import { pausedWords, phaseTimer } from "./room/clock.js";
 import { maskedCode, streaming } from "./room/streamer.js";
 
 /** How long the TV keeps a round's reveal on screen. */
@@ -185,7 +186,15 @@ export function boardScreen(ctx, code) {
       topRow(
         showReveal
           ? h("p.board-round", {}, t("board.reveal_of", { round: last.round, name: past.nameOf(last.storyteller) }), " · ", h("span.board-now", {}, nowLine(game)))
-          : h("p.board-round", {}, roundLine(game), " · ", t("table.storyteller", { name: teller })),
+          : h(
+              "p.board-round",
+              {},
+              roundLine(game),
+              " · ",
+              t("table.storyteller", { name: teller }),
+              // the turn's timer, read from the sofa (paused: said large across the top instead)
+              ...(room.deadline && !room.paused ? [" · ", phaseTimer(room, timeLeft)] : []),
+            ),
       ),
       clueLine,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, past.nameOf)) : h("p.board-line", {}, line),
