@@ -23,7 +23,15 @@ from fabula.rules.scoring import REASONS
 from .room_settings import CHAT_MAX, COLOURS, NAME_MAX, seat_range
 
 #: The paths that open the client (it reads the rest of the path itself).
-PAGE_PATHS = ("/", "/join/{code}", "/room/{code}", "/room/{code}/board", "/rules", "/album/{code}/{secret}")
+PAGE_PATHS = (
+    "/",
+    "/join/{code}",
+    "/room/{code}",
+    "/room/{code}/board",
+    "/watch/{code}",  # the audience: watch and vote
+    "/rules",
+    "/album/{code}/{secret}",
+)
 
 
 def room_choices(model_bots: Sequence[ModelBot] = (), model_bot_fallback: str = "normal") -> dict[str, Any]:

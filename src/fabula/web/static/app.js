@@ -3,6 +3,7 @@
 //   /join/CODE           name and rabbit for a room
 //   /room/CODE           your seat: lobby, table, game over (?watch=1: as a spectator)
 //   /room/CODE/board     the read-only board for a TV
+//   /watch/CODE          the audience: watch the game and vote for the storyteller's card
 //   /album/CODE/SECRET   a game's album and replay, for anyone with the share link
 //   /rules               the rules
 import { h, show } from "./dom.js";
@@ -10,6 +11,7 @@ import { LANGUAGES, language, preferredLanguage, setLanguage, t } from "./i18n.j
 import { homeScreen, joinScreen } from "./screens/start.js";
 import { roomScreen } from "./screens/room.js";
 import { boardScreen } from "./screens/board.js";
+import { audienceScreen } from "./screens/audience.js";
 import { rulesScreen } from "./screens/rules.js";
 import { sharedAlbumScreen } from "./screens/album.js";
 import { DECK_LINK } from "./screens/pictures.js";
@@ -116,6 +118,8 @@ function route() {
   } else if ((match = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/))) {
     const watch = new URLSearchParams(location.search).has("watch");
     leave = roomScreen(context, match[1].toUpperCase(), watch);
+  } else if ((match = path.match(/^\/watch\/([A-Za-z0-9]+)\/?$/))) {
+    leave = audienceScreen(context, match[1].toUpperCase());
   } else if ((match = path.match(/^\/join\/([A-Za-z0-9]+)\/?$/))) {
     leave = joinScreen(context, match[1].toUpperCase());
   } else if ((match = path.match(/^\/album\/([A-Za-z0-9]+)\/([A-Za-z0-9_-]+)\/?$/))) {

@@ -89,10 +89,13 @@ const RETRIES = { rate_limited: 3, conflict: 3, store_failed: 40 };
 export class Table {
   // events: onState(room), onChat(line, isHistory),
   // onStatus("connecting" | "online" | "offline" | "saving"),
-  // onFatal(code, message) for a connection that cannot work (unknown room, bad token, removed)
-  constructor(code, token, events) {
+  // onFatal(code, message) for a connection that cannot work (unknown room, bad token, removed),
+  // onAudience(you) for an audience member's own standing (screens/audience.js).
+  // ``audience``: {token, name} to join the room's audience (``token`` is then null).
+  constructor(code, token, events, { audience = null } = {}) {
     this.code = code;
     this.token = token;
+    this.audience = audience;
     this.events = events;
     this.pending = new Map(); // id → {message, resolve}
     this.saving = new Set(); // ids sent again because the server could not save them
@@ -111,7 +114,9 @@ export class Table {
     this.ready = false;
     this.events.onStatus?.("connecting");
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", id: this.nextId(), token: this.token, language }));
+      this.helloId = this.nextId();
+      const joining = this.audience ? { audience: this.audience } : {};
+      socket.send(JSON.stringify({ type: "hello", id: this.helloId, token: this.token, language, ...joining }));
     });
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
@@ -152,6 +157,7 @@ export class Table {
         this.member = message.member;
         this.events.onStatus?.("online");
         this.events.onChat?.(message.chat, true);
+        if (message.audience) this.events.onAudience?.(message.audience);
         for (const { message: unanswered } of this.pending.values()) {
           this.socket.send(JSON.stringify(unanswered)); // same id: made at most once
         }
@@ -163,11 +169,20 @@ export class Table {
       case "chat":
         this.events.onChat?.([message], false);
         break;
+      case "audience":
+        this.events.onAudience?.(message.you);
+        break;
       case "error":
         if (message.code === "bad_token" || message.code === "no_room" || message.code === "removed") {
           this.closed = true;
           this.socket?.close();
           this.events.onFatal?.(message.code, message.message);
+        } else if (this.audience && message.id === this.helloId) {
+          // the audience refused this hello (a name it cannot take): the screen asks again
+          this.closed = true;
+          this.socket?.close();
+          this.events.onFatal?.(message.code, message.message);
+          break;
         }
         if (message.code in RETRIES && this.retry(message.id, message.code)) break;
         this.answer(message);

@@ -10,6 +10,7 @@ import { cardViewer, describeCards, errorText, markRabbits, memberName, sideName
 import { roundParts } from "./reveal.js";
 import { albumEveryone, albumGame, albumPeople, chartWidth, dateText, finalNameOf, scoreChart, takeoverLines, winnersText } from "./chart.js";
 import { replayOverlay } from "./replay.js";
+import { audienceBoard } from "./crowd.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
 
 
@@ -138,6 +139,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       standIns,
       animate: false,
       onCard: (slot) => cardViewer(round.table, slot),
+      crowd: album.audience?.rounds.find((crowd) => crowd.round === round.round && crowd.total > 0) ?? null,
     });
     const area = h(
       "article.album-round",
@@ -219,6 +221,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       tools,
       shared?.url ? shareResult(shared.url) : shared?.error ? h("p.error", { role: "alert" }, shared.error) : null,
       count ? albumChart(album) : null,
+      audienceBoard(album),
       count
         ? h(
             "nav.album-nav",

@@ -24,6 +24,7 @@ import {
 import { roomPeople } from "./chart.js";
 import { aloudHeading, clueWords, hasClue } from "./clue.js";
 import { createReplay } from "./replay.js";
+import { audienceLine, crowdMark, crowdOf } from "./crowd.js";
 import { pausedWords, phaseTimer } from "./room/clock.js";
 import { maskedCode, streaming } from "./room/streamer.js";
 
@@ -198,6 +199,7 @@ export function boardScreen(ctx, code) {
       ),
       clueLine,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, past.nameOf)) : h("p.board-line", {}, line),
+      audienceLine(room, "p.board-audience"), // (how many watch and vote: a number, never names)
       showReveal ? null : awayLines(game, { bySeat, nameOf }),
       h(
         "ol.board-cards",
@@ -208,6 +210,7 @@ export function boardScreen(ctx, code) {
             { class: showReveal && card === last.storyteller_card && game.mode !== "party" ? "teller-card" : "" },
             cardImage(card, { width: 600 }),
             h("span.slot-number", {}, index + 1),
+            showReveal ? crowdMark(crowdOf(room, last), card) : null,
             showReveal
               ? h(
                   "div.owner",
@@ -309,6 +312,7 @@ export function boardScreen(ctx, code) {
           streaming(room) ? h("h1", {}, t("board.join", { code: maskedCode(code) })) : h("h1", {}, t("board.join", { code })),
           streaming(room) ? h("p.board-streamer", {}, t("board.streamer")) : inviteBlock(code, invite, { board: true }),
           h("ul.board-players", {}, room.members.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 40, lit: m.connected }), memberName(m)))),
+          audienceLine(room, "p.board-audience"),
           h("p.board-status", { class: status }, t(`connection.${status}`)),
           cornerMenu(),
         ),

@@ -7,12 +7,14 @@ import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
 import { clueBy } from "./clue.js";
 import { cardImage, reasonsText, revealHeadline, sideName, sideRabbit, votesText } from "./parts.js";
+import { crowdMark, crowdOf, fillCrowd } from "./crowd.js";
 
 // One revealed round (a view's `last_round`, or an album's round) in parts a screen arranges:
 // the clue, the sentence that says what scored, the cards with owners and tokens, the points.
 // ``game``: {mode, options, teams, tokens}; ``standIns``: the seats a bot played for this round;
-// ``size``: the rabbits' size (the cards fill their grid); ``animate``: cards flip in.
-export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [], animate = true, onCard = null }) {
+// ``size``: the rabbits' size (the cards fill their grid); ``animate``: cards flip in; ``crowd``:
+// the audience's vote on the round (crowd.js), a marker with its share on each card.
+export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [], animate = true, onCard = null, crowd = null }) {
   const party = game.mode === "party";
   const votersOf = (slot) => last.votes.flatMap((slots, voter) => slots.filter((s) => s === slot).map(() => voter));
   const rows = game.teams
@@ -29,9 +31,10 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
       const picture = cardImage(card, { width: 400 });
       return h(
         "li.reveal-card",
-        { class: isTeller ? "teller-card" : "", style: { "--delay": `${index * 0.15}s` } },
+        { class: isTeller ? "teller-card" : "", "data-card": card, style: { "--delay": `${index * 0.15}s` } },
         onCard ? h("button.card-button", { type: "button", "aria-label": t("table.card_slot", { slot }), onclick: () => onCard(index) }, picture) : picture,
         h("span.slot-number", {}, slot),
+        crowdMark(crowd, card),
         h(
           "div.owner",
           {},
@@ -85,9 +88,12 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
 
 // ``last``: the round (a view's `last_round`); ``game``: the view it came with. The dialog, and
 // the line that says when it is your turn (empty, hidden, until the room fills it).
-export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
+// ``room``: the state (the audience's vote on the round, crowd.js); ``follow(room)`` shows the
+// crowd's vote as newer states tell it (votes stored just after the reveal still count).
+export function buildReveal(last, game, { nameOf, bySeat, onClose, room = null }) {
   const parts = roundParts(last, game, { nameOf, bySeat });
   const turn = h("p.reveal-turn", { role: "status", hidden: true });
+  const crowd = h("p.crowd-line", { hidden: true }); // (filled by the room: crowd.js, fillCrowd)
   // A long clue shows its first three lines, and the whole of it at a tap: the first cards stay in
   // sight on a phone (the button goes once the page shows that the clue fits).
   let more = null;
@@ -115,10 +121,13 @@ export function buildReveal(last, game, { nameOf, bySeat, onClose }) {
       more,
       parts.headline,
       turn,
+      crowd,
       parts.cards,
       parts.points,
       h("div.reveal-actions", {}, h("button.primary", { type: "button", onclick: onClose }, t("reveal.continue"))),
     ),
   );
-  return { dialog, turn };
+  const follow = (now) => fillCrowd(dialog, crowdOf(now, last));
+  follow(room);
+  return { dialog, turn, follow };
 }

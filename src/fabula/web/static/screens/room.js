@@ -410,6 +410,7 @@ export function roomScreen(ctx, code, watch) {
     ui.reveal = buildReveal(last, ui.room.game, {
       nameOf: people.nameOf,
       bySeat: people.bySeat,
+      room: ui.room,
       onClose: () => {
         closeReveal();
         draw();
@@ -433,6 +434,7 @@ export function roomScreen(ctx, code, watch) {
   // What in the open reveal follows the table: whether your move is awaited, and its timer.
   function followReveal() {
     const room = ui.room;
+    ui.reveal.follow(room); // (the crowd's vote, as it comes)
     const turn = ui.reveal.turn;
     const mine = awaited() && room.game?.phase !== "over";
     const wanted = mine ? `${room.seq}` : "";

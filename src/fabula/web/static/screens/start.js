@@ -8,6 +8,7 @@ import { api, removedToken, requestId, saveSeat, savedSeat, savedSeats } from ".
 import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 import { DECK_LINK } from "./pictures.js";
 import { keepAsk, pendingAsk, waitingScreen } from "./waiting.js";
+import { audienceButton } from "./audience.js";
 
 const MODES = CHOICES.modes.map((mode) => mode.name);
 const SEAT_COUNTS = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seat_counts]));
@@ -393,7 +394,9 @@ export function joinScreen(ctx, code) {
       return;
     }
     markRabbits(summary.members);
-    const watch = h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch"));
+    // the audience (watch and vote), beside a seat and first once the seats are taken; or just watch
+    const justWatch = h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch"));
+    const watch = [audienceButton(ctx, code, summary.full || summary.status === "over"), justWatch];
     const seated = h(
       "ul.seated",
       {},

@@ -6,6 +6,7 @@ import { missedRounds } from "../album.js";
 import { fallbackNote, levelName, notAnsweringLines } from "./models.js";
 import { aloudHeading, clueInSentence } from "../clue.js";
 import { pausedLine, phaseTimer, timeControls } from "./clock.js";
+import { audienceLine } from "../crowd.js";
 
 function shortClue(clue) {
   const chars = [...clue];
@@ -137,6 +138,7 @@ export function tablePart(v) {
         ? h("span.partner", {}, rabbit(bySeat(partner)?.colour, nameOf(partner), { size: 22 }), h("span.head-name", {}, t("table.partner", { name: nameOf(partner) })))
         : null,
       deadline,
+      audienceLine(room, "span.head-audience"),
     );
     // a long clue in smaller type: at 360 px a 200-character one in the heading's size pushed the
     // hand below the fold
