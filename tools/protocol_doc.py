@@ -638,7 +638,7 @@ def http_values(ex: Exchange) -> dict[str, object]:
 
 #: The definitions of the state's `room`, which *The state* shows as tables (`fields_…` in the template).
 STATE_PARTS = ("RoomSnapshot", "MemberView", "You", "StoodIn", "AskView", "TakeOver", "Player", "RoomSettings",
-               "SeatView", "TableSlot", "RoundResult", "Points", "Outcome")  # fmt: skip
+               "AudienceCount", "CrowdRound", "SeatView", "TableSlot", "RoundResult", "Points", "Outcome")  # fmt: skip
 
 
 def messages(side: str) -> str:

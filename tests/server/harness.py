@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection
 import fabula.client
 from fabula.client import REPLY_TYPES, Received
 from fabula.protocol import Language
+from fabula.protocol.audience import AudienceHello
 from fabula.server.app import create_app
 from fabula.server.config import Config
 from fabula.server.local import ServerThread
@@ -72,7 +73,14 @@ class Client:
     as JSON objects: `fabula.client.Client` with the tests' dictionaries (messages are sent as
     written, so a test may send what the typed messages would not allow)."""
 
-    def __init__(self, server_url: str, code: str, token: str | None, language: Language | None = None) -> None:
+    def __init__(
+        self,
+        server_url: str,
+        code: str,
+        token: str | None,
+        language: Language | None = None,
+        audience: AudienceHello | None = None,
+    ) -> None:
         self.server_url, self.code, self.token = server_url, code, token
         #: the language said in hello, as the web client says its own (None: not said)
         self.language = language
@@ -82,7 +90,7 @@ class Client:
         prefix = secrets.token_hex(3)
         ids = (f"{prefix}-m{n}" for n in itertools.count())
         self.connection = fabula.client.Client(
-            server_url, code, token, language=language, ids=ids, on_message=self._keep
+            server_url, code, token, language=language, ids=ids, on_message=self._keep, audience=audience
         )
 
     def _keep(self, received: Received) -> None:

@@ -22,6 +22,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from fabula.protocol import Ack, ClientMessage, Error, Hello, Language, LegalMoves, Pong, Welcome
+from fabula.protocol.audience import AudienceHello
 
 from .http import websocket_url
 from .wire import HELLO_REPLY_TYPES, REPLY_TYPES, Received, decode, encode, message_ids, reply_types
@@ -75,8 +76,11 @@ class Client:
         on_message: Callable[[Received], None] | None = None,
         headers: dict[str, str] | None = None,
         max_size: int = 1 << 22,
+        audience: AudienceHello | None = None,
     ) -> None:
         self.server, self.code, self.token, self.language = server, code, token, language
+        #: join the room's audience (with ``token`` None): a name, and the token that keeps one's votes
+        self.audience = audience
         self.url = websocket_url(server, code)
         self.ids = ids if ids is not None else message_ids()
         self.reconnects, self.history, self.on_message = reconnects, history, on_message
@@ -192,7 +196,7 @@ class Client:
                     await greeting
 
     async def _greet(self, socket: ClientConnection) -> None:
-        hello = Hello(id=self.next_id(), token=self.token, language=self.language)
+        hello = Hello(id=self.next_id(), token=self.token, language=self.language, audience=self.audience)
         self._hello_id = hello.id
         start = self.count
         with contextlib.suppress(websockets.ConnectionClosed):

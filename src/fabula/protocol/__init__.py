@@ -19,6 +19,7 @@ import msgspec
 from fabula.errors import CommonCode, ErrorCode, Reach
 from fabula.story import Album
 
+from .audience import CARD_ID_MAX, AudienceHello, AudienceYou
 from .settings import RoomSettings
 from .snapshot import RoomSnapshot
 
@@ -49,13 +50,18 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
 
 
 class Hello(ClientMessage, tag="hello"):
-    """First message on a connection: take a seat with its token, or watch (``token`` null).
+    """First message on a connection: take a seat with its token, or watch (``token`` null) —
+    and, with ``audience``, watch as a member of the audience, who votes (`crowd_vote`).
     ``language``: the client's, in which a bot standing in for this seat gives its clues."""
 
-    reply: ClassVar[str] = "`welcome`, then a `state`; or `error` (`bad_token`, `no_room`, `already_greeted`)"
+    reply: ClassVar[str] = (
+        "`welcome`, then a `state`; or `error` (`bad_token`, `no_room`, `already_greeted`; with `audience`: "
+        "`malformed` (with a seat token too), `name_empty`, `name_too_long`)"
+    )
 
     token: str | None = None
     language: Language | None = None
+    audience: AudienceHello | None = None
 
 
 class Act(ClientMessage, tag="act"):
@@ -246,6 +252,20 @@ class GetAlbum(ClientMessage, tag="album"):
     ] = None
 
 
+class CrowdVote(ClientMessage, tag="crowd_vote"):
+    """An audience member's vote (`hello` with ``audience``): during the vote phase, once a round,
+    the card on the table they think is the storyteller's. It never changes the players' scores:
+    the audience has its own points (1 per card found) and leaderboard (the album's ``audience``).
+    Votes are stored in batches (a fraction of a second): the ``ack`` comes once yours is."""
+
+    reply: ClassVar[str] = (
+        "`audience` (your standing, `vote` set), then `ack`; or `error` (`not_audience`, `wrong_phase`, "
+        "`already_voted`, `not_on_table`, `paused`)"
+    )
+
+    card: Annotated[str, msgspec.Meta(min_length=1, max_length=CARD_ID_MAX, description="a card id on the table")]
+
+
 AnyClientMessage = (
     Hello
     | Act
@@ -265,6 +285,7 @@ AnyClientMessage = (
     | Pause
     | Resume
     | AddTime
+    | CrowdVote
     | Ping
 )
 
@@ -274,11 +295,13 @@ class ServerMessage(msgspec.Struct, tag_field="type"):
 
 
 class Welcome(ServerMessage, tag="welcome"):
-    """Answer to ``hello``: who you are here (``member`` null for a spectator) and the recent chat."""
+    """Answer to ``hello``: who you are here (``member`` null for a spectator; ``audience``: your
+    standing, for a member of the audience) and the recent chat."""
 
     id: str
     member: int | None
     chat: list[ChatLine]
+    audience: AudienceYou | None = None
 
 
 class State(ServerMessage, tag="state"):
@@ -337,7 +360,14 @@ class AlbumPage(ServerMessage, tag="album"):
     album: Album | None
 
 
-AnyServerMessage = Welcome | State | Ack | Error | LegalMoves | ChatLine | Pong | AlbumPage
+class AudienceStanding(ServerMessage, tag="audience"):
+    """To a member of the audience alone, when their standing changes: their vote was stored
+    (before its ``ack``), a round was revealed (their points), a new round or game began."""
+
+    you: AudienceYou
+
+
+AnyServerMessage = Welcome | State | Ack | Error | LegalMoves | ChatLine | Pong | AlbumPage | AudienceStanding
 
 _client_decoder = msgspec.json.Decoder(AnyClientMessage)
 _encoder = msgspec.json.Encoder()

@@ -9,8 +9,9 @@ import msgspec
 from msgspec import Meta
 
 from fabula.rules.views import SeatView
-from fabula.story import TakeOver
+from fabula.story import CrowdRound, TakeOver
 
+from .audience import AudienceCount
 from .settings import RoomSettings, StandIn
 
 
@@ -181,6 +182,17 @@ class RoomSnapshot(msgspec.Struct):
             "(`answer_ask`), oldest first; empty for everyone else"
         ),
     ] = msgspec.field(default_factory=list)
+    audience: Annotated[
+        AudienceCount,
+        Meta(description="the room's audience (`hello` with `audience`): how many, and how many voted this round"),
+    ] = msgspec.field(default_factory=AudienceCount)
+    crowd: Annotated[
+        CrowdRound | None,
+        Meta(
+            description="where the audience's votes went in the round `game.last_round` shows (its `round`); null "
+            "before the first reveal or if no audience member voted in it. Never during the round's vote"
+        ),
+    ] = None
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the JSON object a client receives."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fabula import protocol as p
+from fabula.protocol.audience import AudienceYou
 
 from .metrics import Metrics
 
@@ -87,9 +88,19 @@ class Outbox:
         return self._queue.popleft()[1]
 
 
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """A member of a room's audience, as their connection knows them."""
+
+    #: from their audience token's hash (`fabula.server.ballots.audience_id`)
+    id: str
+    name: str
+
+
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: a member's seat (``member`` set) or a spectator."""
+    """One WebSocket: a member's seat (``member`` set), or a spectator — a member of the
+    audience if ``watcher`` is set."""
 
     address: str
     bucket: TokenBucket
@@ -98,9 +109,16 @@ class Connection:
     code: str | None = None
     member: int | None = None
     greeted: bool = False
+    watcher: Watcher | None = None
+    #: the audience standing last sent to this connection (sent again only when it changes)
+    standing: AudienceYou | None = None
 
     def send(self, message: p.AnyServerMessage) -> None:
         self.outbox.put(p.encode(message), is_state=isinstance(message, p.State))
+
+    def send_state(self, encoded: bytes) -> None:
+        """A `State` encoded once for every connection that sees the same (the spectators')."""
+        self.outbox.put(encoded, is_state=True)
 
     def close(self) -> None:
         """Send nothing more (the socket is gone)."""

@@ -24,6 +24,7 @@ from fabula.rules import RulesError
 from fabula.story import Album
 
 from . import commands
+from .ballots import Ballots, watcher_of
 from .cluster import Answer, Ask, Solo
 from .config import Config
 from .connections import CLOSE_NO_HELLO, CLOSE_NO_ROOM, HELLO_SECONDS, Admission, Connection
@@ -62,6 +63,8 @@ class Conversation:
         self.model_bot_names = frozenset(config.model_bots)
         self.cluster, self.own_cards, self.clock, self.rng = cluster, own_cards, clock, rng
         self.admission = Admission(config.max_connections_per_address, metrics)
+        #: the audience's votes on their way into the rooms' logs
+        self.ballots = Ballots(rooms, clock)
 
     # ------------------------------------------------------------------ a connection's life
 
@@ -79,6 +82,8 @@ class Conversation:
             return
         if live.presence.depart(connection, self.clock()):
             self.rooms.refreshed(live)  # the others see the rabbit go grey
+        elif connection.watcher is not None and connection.greeted:
+            self.fanout.audience_changed(live)  # (one smaller number, soon)
         if connection.greeted:
             self.cluster.changed_here(live.room.code)
 
@@ -163,6 +168,9 @@ class Conversation:
         if isinstance(message, p.GetAlbum):
             connection.send(p.AlbumPage(message.id, album_for(room, member, message.game)))
             return
+        if isinstance(message, p.CrowdVote):
+            await self.ballots.vote(live, connection, message)
+            return
         if member is None:
             raise RoomError(RoomCode.SPECTATOR, "Spectators only watch.")
         if isinstance(message, p.Legal):
@@ -221,6 +229,9 @@ class Conversation:
         await self.cluster.greeting(live)
         room = live.room
         member = None
+        if message.audience is not None and message.token is not None:
+            raise p.BadMessage(CommonCode.MALFORMED, "An audience member holds no seat: send token null.", message.id)
+        watcher = None if message.audience is None else watcher_of(message.audience)
         if message.token is not None:
             hashed = token_hash(message.token)
             found = room.member_by_token_hash(hashed)
@@ -229,18 +240,23 @@ class Conversation:
             if found is None:
                 raise RoomError(RoomCode.BAD_TOKEN, "That seat token is not valid in this room.")
             member = found.id
-        connection.member, connection.greeted = member, True
+        connection.member, connection.greeted, connection.watcher = member, True, watcher
         returning = live.presence.arrive(connection, message.language)
         if member is not None:
             live.wake.set()
         self.cluster.changed_here(room.code)
-        connection.send(p.Welcome(message.id, member, self.fanout.chat_for(live, member)))
+        standing = None
+        if watcher is not None:
+            round_number = 0 if room.game is None else room.game.round
+            standing = connection.standing = room.crowd.standing(watcher.id, watcher.name, round_number)
+            self.fanout.audience_changed(live)
+        connection.send(p.Welcome(message.id, member, self.fanout.chat_for(live, member), standing))
         if member is not None and room.members[member].away and await self._back_at_the_table(live, member):
             return  # (the entry's states went to everyone, this connection included)
         if returning:
             self.fanout.states(live)  # everyone sees the rabbit light up, this connection included
         else:
-            connection.send(self.fanout.state_for(live, member))
+            connection.send_state(self.fanout.state_for(live, member))
 
     async def _back_at_the_table(self, live: LiveRoom, member: int) -> bool:
         """A member who had left the game said hello: they play their seat again (logged, so that
@@ -256,7 +272,7 @@ class Conversation:
 def album_for(room: Room, member: int | None, number: int | None) -> Album | None:
     """Game ``number``'s album (None: the latest) for ``member``; a spectator (None) sees only the
     latest game, the one they could watch."""
-    latest = room.albums[-1] if room.albums else None
+    latest = room.album(len(room.albums)) if room.albums else None
     if number is None or (latest is not None and number == latest.number):
         return latest
     album = room.album(number) if member is not None else None

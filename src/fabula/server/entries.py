@@ -133,6 +133,26 @@ class TimeAdded(Entry, tag="time_added"):
     seconds: int
 
 
+class CrowdVote(msgspec.Struct, array_like=True, frozen=True):
+    """One audience member's vote, as a batch stores it (an array: a batch holds thousands)."""
+
+    #: the audience id (from the audience token's hash; the token is never stored)
+    audience: str
+    #: the name they voted under (the leaderboard shows the latest)
+    name: str
+    round: int
+    card: str
+    #: the id of their `crowd_vote` message, so that one sent again is acknowledged, not refused
+    client_id: str
+
+
+class CrowdVoted(Entry, tag="crowd"):
+    """A batch of audience votes, each checked when it was made: they fold into the room's crowd
+    (`fabula.server.crowd.Crowd`), never into the game."""
+
+    votes: list[CrowdVote]
+
+
 class Said(Entry, tag="said"):
     member: int
     text: str
@@ -156,6 +176,7 @@ AnyEntry = (
     | Paused
     | Resumed
     | TimeAdded
+    | CrowdVoted
 )
 
 _encoder = msgspec.json.Encoder()

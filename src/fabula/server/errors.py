@@ -22,6 +22,12 @@ class RoomCode(ErrorCode):
         "The album is too long for one picture (many rounds at many seats): take it a round at a time.",
         Reach.HTTP,
     )
+    ALREADY_VOTED = (
+        "already_voted",
+        409,
+        "An audience member votes once a round, and this one has voted in this round already.",
+        Reach.SOCKET,
+    )
     ALREADY_GREETED = "already_greeted", 400, "This connection has said hello already.", Reach.SOCKET
     BAD_DECKS = (
         "bad_decks",
@@ -68,9 +74,16 @@ class RoomCode(ErrorCode):
     NO_GAME = "no_game", 404, "The room has no finished game of that number (or it is still being played).", Reach.BOTH
     NO_ROOM = "no_room", 404, "There is no room with that code (or it was deleted after a while unused).", Reach.BOTH
     NO_TIMER = "no_timer", 400, "Time is added to a running phase timer: this phase has none.", Reach.SOCKET
+    NOT_AUDIENCE = (
+        "not_audience",
+        403,
+        "Only the audience votes with `crowd_vote` (a `hello` with `audience`); players vote in the game.",
+        Reach.SOCKET,
+    )
     NOT_AWAY = "not_away", 400, "A return to the table of a player who is at it already.", Reach.NOWHERE
     NOT_HOST = "not_host", 400, "Only the host may do that.", Reach.SOCKET
     NOT_PAUSED = "not_paused", 400, "The game is not paused: there is nothing to resume.", Reach.SOCKET
+    NOT_ON_TABLE = "not_on_table", 400, "An audience vote for a card that is not on the table.", Reach.SOCKET
     NOT_OVER = "not_over", 400, "The game is not over: no rematch yet, and no log to read.", Reach.BOTH
     NOT_SEATED = "not_seated", 400, "Spectators do not play.", Reach.SOCKET
     NOT_STARTED = "not_started", 400, "No game is being played.", Reach.BOTH

@@ -1,20 +1,29 @@
 """Fan-out: after every change to a room, each of its connections gets what its member may see.
 
 A listener of `Rooms` (`fabula.server.rooms.Listener`): a chat line goes to those who may read it;
-anything else sends every connection its member's new snapshot, computed once per member; a
-member no longer seated (removed, left, replaced) goes on watching, told why if it was not their
-own doing.
+anything else sends every connection its member's new snapshot, computed and encoded once per
+member — once for all the spectators and the audience, however many, who share the very same
+bytes; a member no longer seated (removed, left, replaced) goes on watching, told why if it was
+not their own doing.
+
+The audience's numbers (how many watch, how many voted) change with every join, leave and
+batch of votes: those changes send no state of their own at once, but one states' round at most
+every `NUMBERS_SECONDS` (any other change takes the newest numbers along sooner).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from fabula import protocol as p
 
-from .entries import AnyEntry, Joined, Left, Said
+from .entries import AnyEntry, CrowdVoted, Joined, Left, Said
 from .errors import RoomCode
 from .live_room import LiveRoom
+
+#: How long a change in the audience's numbers alone may wait to be shown.
+NUMBERS_SECONDS = 1.0
 
 
 class FanOut:
@@ -25,6 +34,9 @@ class FanOut:
     def entry(self, live: LiveRoom, entry: AnyEntry, *, here: bool) -> None:
         if isinstance(entry, Said):
             self.chat(live, entry)
+            return
+        if isinstance(entry, CrowdVoted) and here:  # (only the numbers change, or a result just shown)
+            self.audience_changed(live)
             return
         self.let_go(live, entry)
         if here:  # (followed entries are sent once their batch is applied: `refreshed`)
@@ -37,24 +49,77 @@ class FanOut:
         del live  # (nobody is connected to a room just loaded)
 
     def states(self, live: LiveRoom) -> None:
-        """Every connection of the room gets its member's new snapshot."""
+        """Every connection of the room gets its member's new snapshot, encoded once per member."""
+        if live.numbers_due is not None:  # (these states carry the numbers)
+            live.numbers_due.cancel()
+            live.numbers_due = None
         presence = live.presence
         if not presence.connections:
             return
         room = live.room
         snapshots = room.snapshots(
-            [c.member for c in presence.connections],
+            {c.member for c in presence.connections},
             presence.present(),
             presence.stand_in_at(room, self.grace_seconds()),
+            presence.audience,
         )
-        states = {member: p.State(snapshot) for member, snapshot in snapshots.items()}
+        encoded = {member: p.encode(p.State(snapshot)) for member, snapshot in snapshots.items()}
+        if None in encoded:
+            live.spectator_state = (self._spectators_key(live), encoded[None])
         for connection in presence.connections:
-            connection.send(states[connection.member])
+            connection.send_state(encoded[connection.member])
+        self.standings(live)
 
-    def state_for(self, live: LiveRoom, member: int | None) -> p.State:
-        """The snapshot of one member (None: a spectator), for a connection that just said hello."""
+    def state_for(self, live: LiveRoom, member: int | None) -> bytes:
+        """The encoded state of one member (None: a spectator), for a connection that just said
+        hello: a spectator's as last encoded if nothing it shows changed since (but the audience's
+        numbers, which follow within `NUMBERS_SECONDS`), so that a crowd arriving costs no work."""
+        if member is None and live.spectator_state is not None:
+            made_of, encoded = live.spectator_state
+            if made_of == self._spectators_key(live):
+                return encoded
         presence, room = live.presence, live.room
-        return p.State(room.snapshot(member, presence.present(), presence.stand_in_at(room, self.grace_seconds())))
+        snapshot = room.snapshot(
+            member, presence.present(), presence.stand_in_at(room, self.grace_seconds()), presence.audience
+        )
+        encoded = p.encode(p.State(snapshot))
+        if member is None:
+            live.spectator_state = (self._spectators_key(live), encoded)
+        return encoded
+
+    @staticmethod
+    def _spectators_key(live: LiveRoom) -> object:
+        """What a spectator's state is made of, but for the audience's numbers."""
+        return (id(live.room), live.room.seq, live.presence.version)
+
+    def audience_changed(self, live: LiveRoom) -> None:
+        """The audience's numbers changed (a join, a leave, votes stored): everyone sees them within
+        `NUMBERS_SECONDS`, in one states' round however many changes come meanwhile."""
+        if live.numbers_due is None:
+            live.numbers_due = asyncio.get_running_loop().call_later(NUMBERS_SECONDS, self._numbers, live)
+
+    def _numbers(self, live: LiveRoom) -> None:
+        live.numbers_due = None
+        self.states(live)
+
+    @staticmethod
+    def standings(live: LiveRoom) -> None:
+        """Each audience connection whose own standing changed (a reveal, a new round or game) is
+        told it — looked at only when the room's crowd or round changed."""
+        room = live.room
+        round_number = 0 if room.game is None else room.game.round
+        looked_at = (id(room.crowd), room.crowd.version, round_number)
+        if live.standings_of == looked_at:
+            return
+        live.standings_of = looked_at
+        for connection in live.presence.connections:
+            watcher = connection.watcher
+            if watcher is None:
+                continue
+            standing = room.crowd.standing(watcher.id, watcher.name, round_number)
+            if standing != connection.standing:
+                connection.standing = standing
+                connection.send(p.AudienceStanding(standing))
 
     @staticmethod
     def chat(live: LiveRoom, said: Said) -> None:

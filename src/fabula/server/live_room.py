@@ -46,6 +46,12 @@ class LiveRoom:
     #: entries another process announced while the room was busy here, by seq: applied by the
     #: follower (`Rooms.catch_up`) instead of reading the store, if they follow on
     carried: dict[int, bytes] = field(default_factory=dict)
+    #: the spectators' state as last encoded, and what it was made of (`FanOut.spectator_state`)
+    spectator_state: tuple[object, bytes] | None = None
+    #: a states' round due soon for the audience's numbers (`FanOut.audience_changed`)
+    numbers_due: asyncio.TimerHandle | None = None
+    #: what the audience's standings were last looked at for (`FanOut.standings`)
+    standings_of: object = None
 
 
 @dataclass(eq=False, slots=True)

@@ -33,6 +33,10 @@ class Presence:
     languages: dict[int, str] = field(default_factory=dict)
     #: since when nobody has been connected here
     idle_since: float = 0.0
+    #: how many of ``connections`` are the audience's (`Connection.watcher`)
+    audience: int = 0
+    #: changes whenever who of the members is connected may have (what a spectator's state shows)
+    version: int = 0
 
     # ------------------------------------------------------------------ reading
 
@@ -75,8 +79,11 @@ class Presence:
         everyone should see their rabbit light up."""
         member = connection.member
         returning = member is not None and not self.connected_here(member)
+        if connection.watcher is not None and connection not in self.connections:
+            self.audience += 1
         self.connections.add(connection)
         if member is not None:
+            self.version += 1
             if language is not None:
                 self.languages[member] = language
             self.gone_since.pop(member, None)
@@ -84,9 +91,13 @@ class Presence:
 
     def depart(self, connection: Connection, now: float) -> bool:
         """``connection`` closed; whether its member has no other connection here now."""
+        if connection.watcher is not None and connection in self.connections:
+            self.audience -= 1
         self.connections.discard(connection)
         member = connection.member
         gone = member is not None and not self.connected_here(member)
+        if member is not None:
+            self.version += 1
         if gone and member not in self.remote:  # else still at the table, through another process
             assert member is not None
             self.gone_since[member] = now
@@ -97,10 +108,12 @@ class Presence:
     def joined(self, member: int, now: float) -> None:
         """A person took a seat over HTTP: gone until their connection says hello."""
         self.gone_since[member] = now
+        self.version += 1
 
     def let_go(self, member: int) -> None:
         """``member`` is no longer seated here (removed, left, replaced)."""
         self.gone_since.pop(member, None)
+        self.version += 1
 
     def elsewhere(self, room: Room, seen: list[Seen], now: float) -> bool:
         """What the other processes announce of this room now: who is connected through them;
@@ -115,4 +128,5 @@ class Presence:
             if member_id not in here and member_id in room.members:
                 self.gone_since[member_id] = now
         self.remote = remote
+        self.version += 1
         return True

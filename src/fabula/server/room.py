@@ -35,12 +35,14 @@ from fabula.text import Reason, TextRefused, line_text
 
 from . import snapshots
 from .asks import RoomAsks
+from .crowd import Crowd
 from .entries import (
     Acted,
     AnyEntry,
     Asked,
     AskRefused,
     Created,
+    CrowdVoted,
     Ended,
     HostPassed,
     Joined,
@@ -154,6 +156,8 @@ class Room(RoomGames):
         self.removed_tokens: set[str] = set()
         #: streamer mode's requests to join
         self.asks = RoomAsks()
+        #: the audience's votes, points and leaderboards (never the game's)
+        self.crowd = Crowd()
         self._next_member = 0
 
     # ------------------------------------------------------------------ reading
@@ -224,21 +228,27 @@ class Room(RoomGames):
         return paired + [rest[i : i + 2] for i in range(0, len(rest) - 1, 2)]
 
     def snapshot(
-        self, member: int | None, present: Collection[int] = (), stand_in_at: Mapping[int, float] | None = None
+        self,
+        member: int | None,
+        present: Collection[int] = (),
+        stand_in_at: Mapping[int, float] | None = None,
+        audience: int = 0,
     ) -> RoomSnapshot:
         """What ``member`` (None: a spectator) may know of the room, its own seat's game view
         included; ``present``: the members connected now (bots always are); ``stand_in_at``:
-        when a bot starts playing for each person who is gone (their grace period's end)."""
-        return self.snapshots([member], present, stand_in_at)[member]
+        when a bot starts playing for each person who is gone (their grace period's end);
+        ``audience``: how many audience connections the room has."""
+        return self.snapshots([member], present, stand_in_at, audience)[member]
 
     def snapshots(
         self,
         members: Iterable[int | None],
         present: Collection[int] = (),
         stand_in_at: Mapping[int, float] | None = None,
+        audience: int = 0,
     ) -> dict[int | None, RoomSnapshot]:
         """`snapshot` of each of ``members`` at once: the part they share is built once."""
-        return snapshots.of(self, members, present, stand_in_at or {})
+        return snapshots.of(self, members, present, stand_in_at or {}, audience)
 
     # ------------------------------------------------------------------ changing
 
@@ -281,6 +291,8 @@ class Room(RoomGames):
                 self._resumed(entry)
             case TimeAdded():
                 self._time_added(entry)
+            case CrowdVoted():
+                self._crowd_voted(entry)
         if entry.client_id is not None:
             self.client_ids[(entry.by, entry.client_id)] = self.seq
         self.seq += 1
@@ -434,6 +446,11 @@ class Room(RoomGames):
         if not member.away:
             raise RoomError(RoomCode.NOT_AWAY, "That player is at the table already.")
         member.away = False
+
+    def _crowd_voted(self, entry: CrowdVoted) -> None:
+        if self.game is None:
+            raise RoomError(RoomCode.NOT_STARTED, "The audience votes during a game.")
+        self.crowd.voted(self.seq, entry.votes)
 
     def _said(self, entry: Said) -> Said:
         if entry.member not in self.members:

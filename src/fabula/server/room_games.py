@@ -37,6 +37,7 @@ from .errors import RoomCode, RoomError
 from .room_clock import RoomClock
 
 if TYPE_CHECKING:
+    from .crowd import Crowd
     from .room import Member
 
 Status = Literal["lobby", "playing", "over"]
@@ -53,6 +54,7 @@ class RoomGames(RoomClock):
     seating: list[int]
     games_started: int
     albums: list[Album]
+    crowd: Crowd
     _stood_in_this_round: set[int]
     phase_since: float
 
@@ -78,8 +80,13 @@ class RoomGames(RoomClock):
         return self.albums[-1].rounds if self.albums else []
 
     def album(self, number: int) -> Album | None:
-        """Game ``number``'s album (from 1; None: no such game)."""
-        return self.albums[number - 1] if 1 <= number <= len(self.albums) else None
+        """Game ``number``'s album (from 1; None: no such game), its audience's leaderboard with it
+        (made now: it is asked for far less often than votes come in)."""
+        if not 1 <= number <= len(self.albums):
+            return None
+        album = self.albums[number - 1]
+        album.audience = self.crowd.board(number)
+        return album
 
     def finished_albums(self) -> list[Album]:
         return [album for album in self.albums if album.finished]
@@ -110,6 +117,7 @@ class RoomGames(RoomClock):
             )
         )
         self._stood_in_this_round = set()
+        self.crowd.new_game(self.games_started)
         self._new_phase(entry.at)
         for member in self.members.values():
             member.stood_in.clear()
@@ -156,6 +164,7 @@ class RoomGames(RoomClock):
                 # (a bot's move for a person who is a bot's seat already is the bot's own)
                 album.stand_ins.append(sorted(s for s in self._stood_in_this_round if album.players[s].bot is None))
                 self._stood_in_this_round = set()
+                self.crowd.revealed(event.result)
             elif type(event) is GameEnded:
                 album.outcome, album.ended_at = event.outcome, at
 

@@ -238,10 +238,13 @@ class RoomService:
         parts = self._parts
         if parts is None:
             return
+        await parts.conversation.ballots.stop()
         await parts.cluster.stop()
         tasks = [self._sweeping]
         for live in parts.rooms.held.values():
             tasks += [live.scheduler, live.follower]
+            if live.numbers_due is not None:
+                live.numbers_due.cancel()
         for task in tasks:
             if task is not None:
                 task.cancel()

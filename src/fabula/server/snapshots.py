@@ -8,23 +8,31 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from fabula.protocol.audience import AudienceCount
 from fabula.protocol.snapshot import AskView, MemberView, RoomSnapshot, You
+from fabula.rules import Phase
 
 if TYPE_CHECKING:
     from .room import Room
 
 
 def of(
-    room: Room, members: Iterable[int | None], present: Collection[int], stand_in_at: Mapping[int, float]
+    room: Room,
+    members: Iterable[int | None],
+    present: Collection[int],
+    stand_in_at: Mapping[int, float],
+    audience: int = 0,
 ) -> dict[int | None, RoomSnapshot]:
     """The snapshot of each of ``members`` (None: a spectator): the part they share is built
     once. ``present``: the members connected now (bots always are); ``stand_in_at``: when a bot
-    starts playing for each person who is gone."""
+    starts playing for each person who is gone; ``audience``: how many audience connections."""
     playing = room.status == "playing"
     wanted = list(dict.fromkeys(members))
     seats = {m: s for s, m in enumerate(room.seating)}
     game = room.game
     views = None if game is None else game.views({seats.get(m) for m in wanted if m is not None} | {None})
+    voting = game is not None and game.phase is Phase.VOTE
+    last = None if game is None else game.last_result
     shared = RoomSnapshot(
         code=room.code,
         seq=room.seq,
@@ -57,6 +65,9 @@ def of(
         paused=room.paused,
         time_left=room.time_left(),
         time_added=room.time_added,
+        # numbers only: who voted for what stays unknown until the reveal (it would be table talk)
+        audience=AudienceCount(count=audience, voted=room.crowd.voted_in(game.round) if voting and game else 0),
+        crowd=None if last is None else room.crowd.result(last.round),
     )
     result: dict[int | None, RoomSnapshot] = {}
     for member in wanted:

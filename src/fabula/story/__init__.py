@@ -6,6 +6,6 @@ the album drawn as one picture to share.
 False
 """
 
-from .album import Album, GameSummary, Player, TakeOver
+from .album import Album, AlbumAudience, CrowdLeader, CrowdRound, GameSummary, Player, TakeOver
 
-__all__ = ["Album", "GameSummary", "Player", "TakeOver"]
+__all__ = ["Album", "AlbumAudience", "CrowdLeader", "CrowdRound", "GameSummary", "Player", "TakeOver"]

@@ -51,6 +51,35 @@ class TakeOver(msgspec.Struct, frozen=True, kw_only=True):
     player: Annotated[Player, Meta(description="the newcomer")]
 
 
+class CrowdRound(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the audience's votes went in one revealed round (the crowd markers)."""
+
+    round: Annotated[int, Meta(description="the round's number")]
+    votes: Annotated[dict[str, int], Meta(description="card id → audience votes on it (cards without a vote left out)")]
+    total: Annotated[int, Meta(description="audience votes in the round (a card's share: its votes / total)")]
+    found: Annotated[int, Meta(description="how many of them were on the storyteller's card")]
+
+
+class CrowdLeader(msgspec.Struct, frozen=True, kw_only=True):
+    """One audience member on the audience's leaderboard (a name, never an id)."""
+
+    name: Annotated[str, Meta(description="the name they watched under")]
+    points: Annotated[int, Meta(description="1 per round they found the storyteller's card")]
+    votes: Annotated[int, Meta(description="the rounds they voted in")]
+
+
+class AlbumAudience(msgspec.Struct, frozen=True, kw_only=True):
+    """The audience of one game: how many voted, its leaderboard, and each round's crowd vote.
+    The players' scores never depend on it."""
+
+    voters: Annotated[int, Meta(description="audience members who voted at least once in the game")]
+    leaders: Annotated[
+        list[CrowdLeader],
+        Meta(description="the top 10 by points (then more votes, then name): the audience's leaderboard"),
+    ]
+    rounds: Annotated[list[CrowdRound], Meta(description="each revealed round the audience voted in, oldest first")]
+
+
 class Album(msgspec.Struct, kw_only=True):
     """One game of a room, round by round, as the table saw it revealed."""
 
@@ -79,6 +108,10 @@ class Album(msgspec.Struct, kw_only=True):
     ended_by_host: Annotated[
         bool, Meta(description="the host ended the game early: the scores as they stood decided")
     ] = False
+    audience: Annotated[
+        AlbumAudience | None,
+        Meta(description="the audience's votes and leaderboard; null if no audience member voted in the game"),
+    ] = None
 
     @property
     def finished(self) -> bool:

@@ -1,0 +1,168 @@
+"""The audience's votes on their way into the log: checked when they come in, then stored in
+batches — one `CrowdVoted` entry for every vote of a room in the last quarter second — and each
+voter answered once the batch holding their vote is stored. Two thousand votes in a round cost a
+few entries, not two thousand; and a vote acknowledged is durable (a restart replays it).
+
+    crowd_vote → `Ballots.vote` (check) → pending → every `BATCH_SECONDS`: `Rooms.commit(CrowdVoted)` → ack
+
+The batch is made inside the room's lock on the room as it then is (`crowd.check_vote` again): a
+vote that no longer fits (the same member's twice, a game that moved on) is refused alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fabula import protocol as p
+from fabula.protocol.audience import AudienceHello
+from fabula.rules import RulesError
+
+from .connections import Connection, Watcher
+from .crowd import check_vote
+from .entries import CrowdVote, CrowdVoted
+from .errors import RoomCode, RoomError
+from .live_room import LiveRoom
+from .room import Room, clean_text
+from .room_settings import NAME_MAX
+from .rooms import Rooms
+
+#: How long a vote waits for others to be stored with (an audience votes in a burst).
+BATCH_SECONDS = 0.25
+
+
+def audience_id(token: str) -> str:
+    """A stable id for an audience token: the room never keeps or shows the token (nor its hash)."""
+    return hashlib.sha256(f"fabula-audience:{token}".encode()).hexdigest()[:16]
+
+
+def watcher_of(hello: AudienceHello) -> Watcher:
+    """Who a hello with ``audience`` joins the audience as; `RoomError` for a name a player could
+    not have (cleaned and checked the same way)."""
+    return Watcher(audience_id(hello.token), clean_text(hello.name, limit=NAME_MAX, what="name"))
+
+
+@dataclass(eq=False, slots=True)
+class Ballot:
+    vote: CrowdVote
+    done: asyncio.Future[int]
+
+
+@dataclass(eq=False, slots=True)
+class Batch:
+    """One room's votes waiting to be stored."""
+
+    ballots: list[Ballot] = field(default_factory=list)
+    #: audience id → their ballot in ``ballots``
+    by_member: dict[str, Ballot] = field(default_factory=dict)
+
+
+class _NothingToStore(RoomError):
+    """Every vote of a batch was answered without storing anything."""
+
+
+class Ballots:
+    def __init__(self, rooms: Rooms, clock: Callable[[], float]) -> None:
+        self.rooms, self.clock = rooms, clock
+        self._waiting: dict[str, Batch] = {}
+        self._flushing: dict[str, asyncio.Task[None]] = {}
+
+    async def vote(self, live: LiveRoom, connection: Connection, message: p.CrowdVote) -> None:
+        """Answer ``message``: the voter's standing, then ``ack`` once the vote is stored; a
+        `RulesError` (nothing changed) if it may not be made."""
+        watcher = connection.watcher
+        if watcher is None:
+            raise RoomError(RoomCode.NOT_AUDIENCE, "Join the audience to vote; players vote at the table.")
+        room = live.room
+        room.check_not_paused()
+        round_number = room.game.round if room.game is not None else 0
+        vote = CrowdVote(watcher.id, watcher.name, round_number, message.card, message.id)
+        seq = check_vote(room.crowd, room.game, vote)
+        if seq is None:
+            seq = await self._cast(live, vote)
+        standing = live.room.crowd.standing(watcher.id, watcher.name, round_number)
+        connection.standing = standing
+        connection.send(p.AudienceStanding(standing))
+        connection.send(p.Ack(message.id, seq))
+
+    async def _cast(self, live: LiveRoom, vote: CrowdVote) -> int:
+        code = live.room.code
+        batch = self._waiting.setdefault(code, Batch())
+        twin = batch.by_member.get(vote.audience)
+        if twin is not None:
+            if twin.vote.client_id != vote.client_id:
+                raise RoomError(RoomCode.ALREADY_VOTED, "You have voted in this round already.")
+            return await asyncio.shield(twin.done)  # the same message again: answered as the first
+        ballot = Ballot(vote, asyncio.get_running_loop().create_future())
+        # (its voter may be gone by the time it is answered: nobody else reads a refusal then)
+        ballot.done.add_done_callback(lambda done: done.cancelled() or done.exception())
+        batch.ballots.append(ballot)
+        batch.by_member[vote.audience] = ballot
+        if code not in self._flushing:
+            self._flushing[code] = asyncio.create_task(self._flush(live), name=f"audience votes {code}")
+        return await asyncio.shield(ballot.done)
+
+    async def _flush(self, live: LiveRoom) -> None:
+        """Store the room's waiting votes every `BATCH_SECONDS` until none are left."""
+        code = live.room.code
+        try:
+            while True:
+                await asyncio.sleep(BATCH_SECONDS)
+                batch = self._waiting.pop(code, None)
+                if batch is None:
+                    return
+                await self._store(live, batch.ballots)
+        finally:
+            del self._flushing[code]
+
+    async def _store(self, live: LiveRoom, ballots: list[Ballot]) -> None:
+        """One entry for ``ballots``, then each answered: its entry's seq, or why not."""
+        answers: dict[int, int | RulesError] = {}
+
+        def make(room: Room) -> CrowdVoted:
+            answers.clear()  # (made again on the room as stored, if another process got there first)
+            votes: list[CrowdVote] = []
+            for index, ballot in enumerate(ballots):
+                try:
+                    done = check_vote(room.crowd, room.game, ballot.vote)
+                except RulesError as refused:
+                    answers[index] = refused
+                    continue
+                if done is not None:
+                    answers[index] = done
+                else:
+                    votes.append(ballot.vote)
+            if not votes:
+                raise _NothingToStore(RoomCode.ALREADY_VOTED, "Nothing to store.")
+            return CrowdVoted(at=self.clock(), votes=votes)
+
+        try:
+            seq = await self.rooms.commit(live, make)
+        except _NothingToStore:
+            seq = None
+        except RulesError as failed:  # the store is away, say: every vote not answered yet fails
+            seq = None
+            for index in range(len(ballots)):
+                answers.setdefault(index, failed)
+        for index, ballot in enumerate(ballots):
+            answer = answers.get(index, seq)
+            if ballot.done.done() or answer is None:
+                continue
+            if isinstance(answer, RulesError):
+                ballot.done.set_exception(answer)
+            else:
+                ballot.done.set_result(answer)
+
+    async def stop(self, wait: float = 2.0) -> None:
+        """The server is stopping: the votes waiting are stored (for up to ``wait`` seconds), then
+        storing stops — a vote not stored by then was never acknowledged, and its client sends it again."""
+        tasks = list(self._flushing.values())
+        if tasks:
+            await asyncio.wait(tasks, timeout=wait)
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
