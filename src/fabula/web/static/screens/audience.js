@@ -206,7 +206,12 @@ export function audienceScreen(ctx, code) {
         h("span.hint.name-warning", { class: tooLong ? "error" : "", "aria-live": "polite" }, tooLong ? t("start.name_too_long", { count: length, max: NAME_MAX }) : ""),
       ),
       a.message ? h("p.error", { role: "alert" }, a.message) : null,
-      h("div.actions", {}, h("button.primary", { type: "submit", disabled: tooLong }, t("audience.join"))),
+      h(
+        "div.actions",
+        {},
+        h("button.primary", { type: "submit", disabled: tooLong }, t("audience.join")),
+        h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch")),
+      ),
     );
   }
 

@@ -199,7 +199,7 @@ export function boardScreen(ctx, code) {
       ),
       clueLine,
       showReveal ? h("p.board-headline", {}, revealHeadline(last, game, past.nameOf)) : h("p.board-line", {}, line),
-      audienceLine(room, "p.board-audience"), // (how many watch and vote: a number, never names)
+      audienceLine(room, "p.board-audience", showReveal ? last : null), // (a number, never names)
       showReveal ? null : awayLines(game, { bySeat, nameOf }),
       h(
         "ol.board-cards",

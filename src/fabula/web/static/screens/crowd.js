@@ -67,17 +67,20 @@ export function crowdFound(crowd) {
   return t("crowd.found", { found: number(crowd.found), total: number(crowd.total) });
 }
 
-// "👥 1,234 watching · 312 voted" (the votes during the vote only); null while nobody watches.
-export function audienceLine(room, tag = "p.audience-line") {
+// "👥 1,234 watching · 312 voted" (the votes during the vote only; with ``last``, a revealed round,
+// how many of the crowd found the storyteller's card); null while nobody watches.
+export function audienceLine(room, tag = "p.audience-line", last = null) {
   const audience = room?.audience;
   if (!audience?.count) return null;
-  const voting = room.game?.phase === "vote";
+  const voting = room.game?.phase === "vote" && !last;
+  const found = crowdFound(crowdOf(room, last));
   return h(
     tag,
     { class: "audience-count", "data-count": audience.count },
     crowdIcon(),
     h("span.watching", {}, t("crowd.watching", { count: number(audience.count) })),
     voting ? [" · ", h("span.voted", {}, t("crowd.voted", { count: number(audience.voted) }))] : null,
+    found ? [" · ", h("span.crowd-found", {}, found)] : null,
   );
 }
 
