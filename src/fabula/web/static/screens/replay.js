@@ -6,6 +6,7 @@ import { albumEveryone, albumGame, albumPeople, albumSides, chartWidth, finalNam
 import { clueWords } from "./clue.js";
 import { markRabbits, sideName, sideRabbit } from "./parts.js";
 import { roundParts } from "./reveal.js";
+import { audienceBoard } from "./crowd.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
 
 /** How long the replay shows a round before the next (ms), and the final scores. */
@@ -142,7 +143,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
         "div.replay-body",
         { class: final ? "final" : "" },
         final ? null : h("div.replay-cards", {}, parts.cards),
-        h("div.replay-side", {}, chart, standings(upTo, final)),
+        h("div.replay-side", {}, chart, standings(upTo, final), final ? audienceBoard(album) : null),
       ),
       controls,
     );
