@@ -16,8 +16,9 @@ from fabula.server.card_routes import HttpCode
 from fabula.server.errors import RoomCode
 from fabula.server.pictures import PictureCode
 from fabula.server.responses import ROUTE_STATUS
+from fabula.server.sounds import SoundCode
 
-ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode, PictureCode)
+ENUMS = (CommonCode, RuleCode, ProtocolCode, RoomCode, HttpCode, PictureCode, SoundCode)
 CODES = [code for cls in ENUMS for code in cls]
 
 
@@ -68,6 +69,10 @@ def test_over_http_a_refusal_is_a_400_but_what_is_not_there_and_too_many() -> No
         "upload_too_large": 413,
         "too_many_uploads": 429,
         "store_full": 507,
+        # the sound routes': not the storyteller (403), no such sound (404), a recording too big (413)
+        "not_storyteller": 403,
+        "no_sound": 404,
+        "sound_too_big": 413,
     }
     assert ROUTE_STATUS == {("/api/rooms/{code}/cards", RoomCode.BAD_DECKS): 404}
 

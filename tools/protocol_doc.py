@@ -61,6 +61,7 @@ from fabula.server.config import Config
 from fabula.server.errors import RoomCode
 from fabula.server.local import WS_HARD_LIMIT, serving
 from fabula.server.pictures import PictureCode
+from fabula.server.sounds import SoundCode
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"
@@ -466,7 +467,7 @@ async def play_one_round(ex: Exchange, ana: Player, ben: Player, cleo: Player) -
 
 #: Every layer's codes, from the lowest layer up (checked against the subclasses of `ErrorCode`).
 CODE_ENUMS: tuple[type[ErrorCode], ...] = (
-    CommonCode, RuleCode, ProtocolCode, RoomCode, card_routes.HttpCode, PictureCode
+    CommonCode, RuleCode, ProtocolCode, RoomCode, card_routes.HttpCode, PictureCode, SoundCode
 )  # fmt: skip
 #: How the table names where a code can be sent.
 SENT = {Reach.SOCKET: "WebSocket", Reach.HTTP: "HTTP", Reach.BOTH: "both"}
@@ -725,6 +726,7 @@ ACTION_EXAMPLE = {
     "card": "fabula-07",
     "clue": "Where the map ends",
     "aloud": False,  # (written only when true: a clue said aloud, see the text)
+    "sound": None,  # (written only when set: a recorded clue, see the text)
     "cards": ("fabula-07",),
     "slots": (2,),
     "slot": 3,

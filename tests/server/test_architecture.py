@@ -54,6 +54,9 @@ PARTS: dict[str, set[str]] = {
     "autoplay": {"room", "model_play"},
     "model_play": set(),
     "own_deck": set(),
+    "sound_owners": set(),
+    "sound_clips": set(),
+    "sounds": {"pictures", "room", "sound_clips"},
     "seats": {"asks", "rooms", "holding", "room", "entries", "errors", "live_room", "room_settings"},
     "sweep": {"rooms", "autoplay"},
     "cluster": {"rooms", "errors", "live_room", "connections"},
@@ -70,6 +73,7 @@ PARTS: dict[str, set[str]] = {
         "room",
         "rooms",
         "seats",
+        "sound_owners",
     },
     "backends": {"cluster"},
     "service": {
@@ -85,6 +89,7 @@ PARTS: dict[str, set[str]] = {
         "rooms",
         "scheduler",
         "seats",
+        "sound_owners",
         "sweep",
     },
     "responses": {"errors"},
@@ -112,6 +117,7 @@ PARTS: dict[str, set[str]] = {
         "room_routes",
         "seats",
         "service",
+        "sounds",
     },
 }
 

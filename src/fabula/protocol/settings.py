@@ -51,6 +51,13 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True):
             "with an `ask`) that waits until the host lets them in or refuses (`answer_ask`)"
         ),
     ] = False
+    sound_clues: Annotated[
+        bool,
+        Meta(
+            description="the storyteller may record a sound as the clue (up to 10 s, `POST "
+            "/api/rooms/{code}/sounds`, then `sound` in the `tell`); bots cannot hear it"
+        ),
+    ] = True
 
 
 #: Why a bot made a move for a person's seat: they were away, or their time ran out.

@@ -42,7 +42,7 @@ seat the table is not waiting for has no legal move.
 >>> space.legal_ids(game, teller)
 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
 >>> space.action(game, teller, 3)  # doctest: +ELLIPSIS
-Tell(seat=..., card='c...', clue='Dream', aloud=False)
+Tell(seat=..., card='c...', clue='Dream', aloud=False, sound=None)
 >>> ActionSpace.create("odyssey", 8, {"second_token_same_slot": True}).vote
 range(12, 56)
 """

@@ -339,7 +339,9 @@ class VectorWriter:
             pairs = rules.teams or ()
             mates = [tuple(pair[1 - pair.index(s)] for pair in pairs if s in pair) for s in range(seats)]
             self._seated = [(self._many[(s,)], self._many[mates[s]]) for s in range(seats)]
-        round_, phase, storyteller, clue, _aloud, voters, scores, draw, discard, _outcome, red = head.phase_values
+        round_, phase, storyteller, clue, _aloud, _sound, voters, scores, draw, discard, _outcome, red = (
+            head.phase_values
+        )
         if scores != self._scores[0]:
             self._scores = (scores, (np.asarray(scores, dtype=np.float32) / _SCORE_SCALE).tobytes())
         cards, slots, rows = head.cards[: self.layout.table_size], self._slots, self._rows

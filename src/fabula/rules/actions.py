@@ -10,12 +10,16 @@ Play(seat=1, cards=('c07',))
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from fabula.errors import CommonCode
 
 from .errors import IllegalAction, quoted
+
+#: A recorded sound's id, as the server makes them: letters, digits, ``-`` and ``_``, 8 to 64.
+SOUND_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -25,19 +29,22 @@ class Tell:
     In `Game.legal_actions` the clue is ``None`` (any clue will do): fill it with `with_clue`.
     ``aloud``: the clue was said at the table; ``clue`` is then optional (words for the album and
     the bots). Written to JSON only when true, so a typed clue's JSON is as it always was.
+    ``sound``: the id of a sound the storyteller recorded for the clue (the server checks it is
+    theirs, in this room); ``clue`` is then optional too. Written to JSON only when set.
     """
 
     seat: int
     card: str
     clue: str | None
     aloud: bool = False
+    sound: str | None = None
 
-    def with_clue(self, clue: str | None, *, aloud: bool = False) -> Tell:
-        return Tell(self.seat, self.card, clue, aloud)
+    def with_clue(self, clue: str | None, *, aloud: bool = False, sound: str | None = None) -> Tell:
+        return Tell(self.seat, self.card, clue, aloud, sound)
 
     def to_json(self) -> dict[str, Any]:
-        found = {"type": "tell", "seat": self.seat, "card": self.card, "clue": self.clue}
-        return {**found, "aloud": True} if self.aloud else found
+        found: dict[str, Any] = {"type": "tell", "seat": self.seat, "card": self.card, "clue": self.clue}
+        return _said(found, self.aloud, self.sound)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -48,13 +55,25 @@ class BlindClue:
     clue: str | None
     #: said at the table, as `Tell.aloud`
     aloud: bool = False
+    #: a recorded sound, as `Tell.sound`
+    sound: str | None = None
 
-    def with_clue(self, clue: str | None, *, aloud: bool = False) -> BlindClue:
-        return BlindClue(self.seat, clue, aloud)
+    def with_clue(self, clue: str | None, *, aloud: bool = False, sound: str | None = None) -> BlindClue:
+        return BlindClue(self.seat, clue, aloud, sound)
 
     def to_json(self) -> dict[str, Any]:
-        found = {"type": "blind_clue", "seat": self.seat, "clue": self.clue}
-        return {**found, "aloud": True} if self.aloud else found
+        found: dict[str, Any] = {"type": "blind_clue", "seat": self.seat, "clue": self.clue}
+        return _said(found, self.aloud, self.sound)
+
+
+def _said(found: dict[str, Any], aloud: bool, sound: str | None) -> dict[str, Any]:
+    """A clue's JSON with ``aloud`` and ``sound`` only when they say something (a typed clue's
+    JSON is as it always was)."""
+    if aloud:
+        found["aloud"] = True
+    if sound is not None:
+        found["sound"] = sound
+    return found
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -131,6 +150,14 @@ def _aloud(obj: dict[str, Any]) -> bool:
     raise IllegalAction(CommonCode.MALFORMED, f"'aloud' must be true or false; got {quoted(value)}.")
 
 
+def _sound(obj: dict[str, Any]) -> str | None:
+    """The id of the clue's recorded sound, if it has one (its form is `SOUND_ID`)."""
+    value = obj.get("sound")
+    if value is None or (isinstance(value, str) and SOUND_ID.fullmatch(value)):
+        return value
+    raise IllegalAction(CommonCode.MALFORMED, f"'sound' must be a sound's id; got {quoted(value)}.")
+
+
 def _list(obj: dict[str, Any], key: str, kind: type) -> tuple[Any, ...]:
     value = obj.get(key)
     if isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
@@ -145,9 +172,9 @@ def action_from_json(obj: Any) -> Action:
     kind = obj.get("type")
     seat = _integer(obj, "seat")
     if kind == "tell":
-        return Tell(seat, _text(obj, "card"), _clue(obj), _aloud(obj))
+        return Tell(seat, _text(obj, "card"), _clue(obj), _aloud(obj), _sound(obj))
     if kind == "blind_clue":
-        return BlindClue(seat, _clue(obj), _aloud(obj))
+        return BlindClue(seat, _clue(obj), _aloud(obj), _sound(obj))
     if kind == "play":
         return Play(seat, _list(obj, "cards", str))
     if kind == "propose":

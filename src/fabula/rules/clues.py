@@ -33,13 +33,15 @@ REFUSALS: dict[Reason, RuleCode] = {
 }
 
 
-def clean_clue(clue: object, *, aloud: object = False) -> str:
+def clean_clue(clue: object, *, aloud: object = False, sound: str | None = None) -> str:
     """The clue as it will be shown (trimmed), or `IllegalAction` saying what is wrong with it.
 
     ``aloud``: the storyteller said the clue at the table, and ``clue`` (optional, may be blank)
-    is what they typed for the album and the bots; `NO_WORDS` when nothing was typed."""
+    is what they typed for the album and the bots; `NO_WORDS` when nothing was typed. A clue
+    with a recorded ``sound`` takes optional words alike."""
     if type(aloud) is not bool:
         raise IllegalAction(CommonCode.MALFORMED, f"'aloud' is true or false; got {quoted(aloud)}.")
+    aloud = aloud or sound is not None
     if clue is None:
         if aloud:
             return NO_WORDS

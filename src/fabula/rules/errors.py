@@ -92,7 +92,7 @@ class RuleCode(ErrorCode):
         Reach.SOCKET,
     )
     WRONG_CARD_COUNT = "wrong_card_count", 400, "Too many or too few cards played.", Reach.SOCKET
-    WRONG_PHASE = "wrong_phase", 400, "The move belongs to another phase of the turn.", Reach.SOCKET
+    WRONG_PHASE = "wrong_phase", 400, "The move belongs to another phase of the turn.", Reach.BOTH
     WRONG_TOKEN_COUNT = "wrong_token_count", 400, "Too many or too few voting tokens.", Reach.SOCKET
 
 

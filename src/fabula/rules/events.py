@@ -12,11 +12,12 @@ from .results import Outcome, RoundResult
 @dataclass(slots=True, unsafe_hash=True)
 class ClueGiven:
     """The clue, as shown; ``aloud``: said at the table (``clue`` is then the words typed for the
-    album and the bots, maybe none)."""
+    album and the bots, maybe none); ``sound``: the id of the sound recorded for it, if any."""
 
     storyteller: int
     clue: str
     aloud: bool = False
+    sound: str | None = None
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -205,11 +205,11 @@ class Game(GameReading):
     def _apply_clue(self, action: Tell | BlindClue) -> list[Event]:
         seat, turn = action.seat, self._turn
         if isinstance(action, Tell):
-            clue = turn.tell(self._cards.hands[seat], seat, action.card, action.clue, action.aloud)
+            clue = turn.tell(self._cards.hands[seat], seat, action.card, action.clue, action.aloud, sound=action.sound)
         else:
-            clue = turn.blind_clue(seat, action.clue, action.aloud)
+            clue = turn.blind_clue(seat, action.clue, action.aloud, sound=action.sound)
         self.phase = PLAY_PHASE
-        return [ClueGiven(seat, clue, turn.aloud)]
+        return [ClueGiven(seat, clue, turn.aloud, turn.sound)]
 
     def _apply_play(self, action: Play) -> list[Event]:
         seat, turn, hands = action.seat, self._turn, self._cards.hands
@@ -312,6 +312,7 @@ class Game(GameReading):
             "phase": self.phase.value,
             "clue": self.clue,
             "aloud": self.aloud,
+            "sound": self.sound,
             "scores": list(self.scores),
             **self._cards.to_json(),
             **self._turn.to_json(),

@@ -53,6 +53,11 @@ class GameReading:
         """Whether this turn's clue was said aloud (`clue` is then its typed words, maybe none)."""
         return self._turn.aloud
 
+    @property
+    def sound(self) -> str | None:
+        """The id of the sound recorded for this turn's clue, if any."""
+        return self._turn.sound
+
     def hand(self, seat: int) -> tuple[str, ...]:
         """``seat``'s hand (for the engine and tests; clients get `view`)."""
         return tuple(self._cards.hands[seat])

@@ -54,6 +54,9 @@ class RoundResult:
         ),
     ] = ()
     aloud: Annotated[bool, Meta(description="whether the storyteller said the clue aloud at the table")] = False
+    sound: Annotated[
+        str | None, Meta(description="the id of the sound the storyteller recorded for the clue (none: null)")
+    ] = None
 
     def to_json(self) -> dict[str, Any]:
         # not dataclasses.asdict: its deep copy made this a third of a server's cost per action
@@ -80,6 +83,7 @@ class RoundResult:
             # (records kept before the reasons existed have none)
             reasons=tuple(tuple(Points.from_json(part) for part in parts) for parts in obj.get("reasons", ())),
             aloud=obj.get("aloud", False),
+            sound=obj.get("sound"),
         )
 
 

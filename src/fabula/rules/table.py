@@ -48,6 +48,7 @@ class Turn:
         "red",
         "red_slots",
         "rules",
+        "sound",
         "storyteller",
         "table",
         "voters",
@@ -60,6 +61,8 @@ class Turn:
     clue: str | None
     #: whether the clue was said aloud (its words, `clue`, may then be empty)
     aloud: bool
+    #: the id of the sound recorded for the clue, if any
+    sound: str | None
     #: who may put cards down this turn (in teams: one member of each team will)
     players: tuple[int, ...]
     #: the cards each seat put down this turn (they stay in the hand until the table is laid)
@@ -80,7 +83,7 @@ class Turn:
 
     def __init__(self, rules: Ruleset, storyteller: int) -> None:
         n = rules.seats
-        self.rules, self.storyteller, self.clue, self.aloud = rules, storyteller, None, False
+        self.rules, self.storyteller, self.clue, self.aloud, self.sound = rules, storyteller, None, False, None
         self.players = rules.players(storyteller)
         self.plays = [None] * n
         self.proposals = [None] * n
@@ -91,11 +94,13 @@ class Turn:
 
     # ---------------------------------------------------------------- the clue
 
-    def tell(self, hand: list[str], seat: int, card: str, clue: object, aloud: object = False) -> str:
+    def tell(
+        self, hand: list[str], seat: int, card: str, clue: object, aloud: object = False, *, sound: str | None = None
+    ) -> str:
         """The storyteller's clue with its card; returns the clue as shown."""
         if seat != self.storyteller:
             raise IllegalAction(RuleCode.NOT_YOUR_TURN, "Only the storyteller gives the clue.")
-        text = clean_clue(clue, aloud=aloud)
+        text = clean_clue(clue, aloud=aloud, sound=sound)
         if self.rules.mode.clue_before_hand:
             raise IllegalAction(
                 RuleCode.WRONG_ACTION, "In party mode the clue comes before the card: give a blind clue."
@@ -103,17 +108,17 @@ class Turn:
         if card not in hand:
             raise _not_in_hand(card)
         self.plays[seat] = (card,)
-        self.clue, self.aloud, self.waiting = text, aloud is True, list(self.players)
+        self.clue, self.aloud, self.sound, self.waiting = text, aloud is True, sound, list(self.players)
         return text
 
-    def blind_clue(self, seat: int, clue: object, aloud: object = False) -> str:
+    def blind_clue(self, seat: int, clue: object, aloud: object = False, *, sound: str | None = None) -> str:
         """Party: the storyteller's clue before looking at the hand; returns the clue as shown."""
         if seat != self.storyteller:
             raise IllegalAction(RuleCode.NOT_YOUR_TURN, "Only the storyteller gives the clue.")
-        text = clean_clue(clue, aloud=aloud)
+        text = clean_clue(clue, aloud=aloud, sound=sound)
         if not self.rules.mode.clue_before_hand:
             raise IllegalAction(RuleCode.WRONG_ACTION, "Choose a card with the clue (only party mode has blind clues).")
-        self.clue, self.aloud, self.waiting = text, aloud is True, list(self.players)
+        self.clue, self.aloud, self.sound, self.waiting = text, aloud is True, sound, list(self.players)
         return text
 
     # ---------------------------------------------------------------- the cards
@@ -261,6 +266,7 @@ class Turn:
             storyteller=storyteller,
             clue=self.clue or "",
             aloud=self.aloud,
+            sound=self.sound,
             storyteller_card=table[facts.storyteller_card - 1],
             table=table,
             owners=owners,
@@ -279,7 +285,7 @@ class Turn:
     def copy(self) -> Turn:
         other = Turn.__new__(Turn)
         other.rules, other.storyteller, other.clue = self.rules, self.storyteller, self.clue
-        other.aloud = self.aloud
+        other.aloud, other.sound = self.aloud, self.sound
         other.players, other.plays, other.proposals = self.players, list(self.plays), list(self.proposals)
         other.table, other.owners, other.owner_of = self.table, self.owners, dict(self.owner_of)
         other.voters, other.votes = self.voters, list(self.votes)
@@ -307,6 +313,7 @@ class Turn:
         turn = cls.__new__(cls)
         turn.rules, turn.storyteller, turn.clue = rules, state["storyteller"], state["clue"]
         turn.aloud = state.get("aloud", False)  # (states stored before clues were said aloud have none)
+        turn.sound = state.get("sound")
         turn.players = tuple(state["players"])
         turn.plays = [None if cards is None else tuple(cards) for cards in state["plays"]]
         turn.proposals = list(state["proposals"])

@@ -65,6 +65,13 @@ class SeatView(msgspec.Struct, kw_only=True):
     aloud: Annotated[
         bool, Meta(description="whether the storyteller said the clue aloud at the table (listen: `clue` may be empty)")
     ]
+    sound: Annotated[
+        str | None,
+        Meta(
+            description="the id of the sound the storyteller recorded for the clue (play it from"
+            " `/api/rooms/{code}/sounds/{id}`; `clue` may then be empty); null: none"
+        ),
+    ]
     voters: Annotated[list[int], Meta(description="the seats that vote this turn (known once the table is laid)")]
     scores: Annotated[list[int], Meta(description="points by seat")]
     draw_pile: Annotated[int, Meta(description="cards left to draw")]
@@ -158,6 +165,7 @@ _PHASE_FIELDS = (
     "storyteller",
     "clue",
     "aloud",
+    "sound",
     "voters",
     "scores",
     "draw_pile",
@@ -166,7 +174,7 @@ _PHASE_FIELDS = (
 )
 
 _PhaseValues = tuple[
-    int, Phase, int, "str | None", bool, tuple[int, ...], tuple[int, ...], int, int, Any, "bool | None"
+    int, Phase, int, "str | None", bool, "str | None", tuple[int, ...], tuple[int, ...], int, int, Any, "bool | None"
 ]
 
 
@@ -180,6 +188,7 @@ def _phase_values(game: GameState) -> _PhaseValues:
         game.storyteller,
         game.clue,
         game.aloud,
+        game.sound,
         game.voters,
         tuple(game.scores),
         game.draw_pile_size,
@@ -192,7 +201,7 @@ def _phase_values(game: GameState) -> _PhaseValues:
 def _phase_fields(values: _PhaseValues) -> dict[str, Any]:
     part = dict(zip(_PHASE_FIELDS, values[:-1], strict=True))
     part["phase"] = values[1].value
-    part["voters"], part["scores"] = list(values[5]), list(values[6])
+    part["voters"], part["scores"] = list(values[6]), list(values[7])
     if values[-1] is not None:
         part["red_token_placed"] = values[-1]
     return part

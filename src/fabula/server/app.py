@@ -10,6 +10,7 @@ HTTP (JSON):
     /api/rooms/{code}/games         its finished games, their albums, pictures and share links
     /api/albums/{code}/{secret}     … an album by its share link (see `fabula.server.history`)
     /api/rooms/{code}/pictures      the room's own pictures (see `fabula.server.pictures`)
+    /api/rooms/{code}/sounds        the storytellers' recorded clues (see `fabula.server.sounds`)
     /api/rooms/{code}/pictures.zip  … downloaded, linked, copied (see `fabula.server.deck_sharing`)
     GET  /api/modes, /api/decks     what a room can be
     GET  /cards/{card}.{svg|webp|png}?w=400
@@ -37,6 +38,7 @@ from fabula.cards.files import CardFiles
 from fabula.cards.library import DeckLibrary
 from fabula.cards.original import original_deck
 from fabula.store.pictures import PictureStore
+from fabula.store.sounds import SoundStore
 
 from .backends import describe, open_backends
 from .card_routes import CardRoutes
@@ -53,6 +55,7 @@ from .play_socket import PlaySocket
 from .room_routes import RoomRoutes, invite
 from .seats import new_token
 from .service import RoomService
+from .sounds import SoundRoutes
 
 log = logging.getLogger("fabula.server")
 
@@ -88,7 +91,14 @@ def create_app(
     def invite_base(request: Request) -> str:
         return invite(config, request).base
 
+    def sound_store() -> SoundStore:
+        backends = service.backends
+        if backends is None or backends.sounds is None:
+            raise RuntimeError("the server has no sound store")
+        return backends.sounds
+
     pictures = PictureRoutes(lambda: service.rooms, picture_store, config, service.now)
+    sounds = SoundRoutes(pictures, sound_store, config, service.now)
     rooms = RoomRoutes(config, metrics, library, service)
 
     @contextlib.asynccontextmanager
@@ -98,6 +108,7 @@ def create_app(
         yield
         # (uvicorn has closed every connection by now: no upload waits for the worker)
         await pictures.worker.stop()
+        await sounds.worker.stop()
         await service.stop()
 
     parts: list[Part] = [
@@ -105,6 +116,7 @@ def create_app(
         rooms,
         DeckSharing(pictures),  # before the pictures: its …/pictures/link is no picture's card id
         pictures,
+        sounds,
         History(pictures, cards, service.now, invite_base),
         CardRoutes(cards, picture_store),
         Operations(metrics, lambda: service.rooms, lambda: service.backends),

@@ -10,7 +10,7 @@ options                    store, pictures  bus             leases, presence
 
 The rooms' own pictures live with the rooms: ``pictures.sqlite3`` in the data folder beside
 ``rooms.sqlite3``, or the same PostgreSQL schema, so every process that reaches a room reaches
-its pictures too.
+its pictures too; so do the storytellers' recorded clues (``sounds.sqlite3``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 
 from fabula.store import Bus, EventStore, Lease, LocalBus, PostgresStore, RedisBus, RedisPresence, SqliteStore
 from fabula.store.pictures import PictureStore, SqlitePictures
+from fabula.store.sounds import SoundStore, SqliteSounds
 
 from .cluster.owners import RoomOwners
 from .config import Config, redacted
@@ -43,6 +44,8 @@ class Backends:
     pictures: PictureStore | None = None
     #: which process makes each room's entries; None with one process (or --no-room-owners)
     owners: RoomOwners | None = None
+    #: the storytellers' recorded clues (set by `open_backends`; a test may leave it out)
+    sounds: SoundStore | None = None
 
     @property
     def shared(self) -> bool:
@@ -66,6 +69,8 @@ class Backends:
         await self.store.close()
         if self.pictures is not None:
             await self.pictures.close()
+        if self.sounds is not None:
+            await self.sounds.close()
 
 
 def describe(config: Config) -> str:
@@ -82,14 +87,15 @@ async def open_backends(config: Config) -> Backends:
     """Connect what ``config`` asks for; `RuntimeError` naming the service that cannot be reached."""
     if not config.database:
         sqlite = SqliteStore(config.sqlite_path, durability="power" if config.durability == "power" else "process")
-        return Backends(sqlite, LocalBus(), pictures=SqlitePictures(config.pictures_path))
+        pictures = SqlitePictures(config.pictures_path)
+        return Backends(sqlite, LocalBus(), pictures=pictures, sounds=SqliteSounds(config.sounds_path))
     try:
         store = await PostgresStore.connect(config.database, schema=config.namespace)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise RuntimeError(f"cannot use PostgreSQL at {redacted(config.database)}: {error}") from error
     if not config.redis:
         log.warning("PostgreSQL without --redis: run only this one process on these rooms")
-        return Backends(store, LocalBus(), pictures=store.pictures())
+        return Backends(store, LocalBus(), pictures=store.pictures(), sounds=store.sounds())
     bus: RedisBus | None = None
     try:
         bus = await RedisBus.connect(config.redis, config.namespace)
@@ -102,4 +108,4 @@ async def open_backends(config: Config) -> Backends:
         raise RuntimeError(f"cannot use Redis at {redacted(config.redis)}: {error}") from error
     # the pictures beside the rooms: every process reaches them, no shared file system needed
     owners = RoomOwners(bus.redis, config.namespace, host=config.peer_host) if config.room_owners else None
-    return Backends(store, bus, bus.lease(), presence, store.pictures(), owners)
+    return Backends(store, bus, bus.lease(), presence, store.pictures(), owners, store.sounds())

@@ -87,6 +87,18 @@ class Context:
     own: tuple[Card, ...] = ()
     #: the names of this server's model bots (``add_bot`` with ``model:NAME``)
     model_bots: frozenset[str] = frozenset()
+    #: the member who recorded the sound a clue names in this room (None: nobody; read by the
+    #: service for a ``tell`` or ``blind_clue`` with a ``sound``)
+    sound_by: int | None = None
+
+
+def clue_sound(message: object) -> str | None:
+    """The sound a clue (``tell``, ``blind_clue``) names, if ``message`` is one that names one (a
+    ``sound`` that is not text is the engine's to refuse as malformed)."""
+    if not isinstance(message, p.Act) or message.action.get("type") not in ("tell", "blind_clue"):
+        return None
+    sound = message.action.get("sound")
+    return sound if isinstance(sound, str) else None
 
 
 def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> AnyEntry:
@@ -96,6 +108,8 @@ def entry_for(message: Command | p.Rematch, context: Context, room: Room) -> Any
     member, now, cid = context.member, context.now, message.id
     match message:
         case p.Act():
+            if clue_sound(message) is not None and context.sound_by != member:
+                raise RoomError(RoomCode.UNKNOWN_SOUND, "You did not record that sound in this room; record again.")
             return Acted(at=now, client_id=cid, by=member, member=member, action=message.action)
         case p.Say():
             # (here, not in `Room.apply`: a log kept before the rule still replays)

@@ -245,6 +245,11 @@ class Config:
         return self.data / "pictures.sqlite3"
 
     @property
+    def sounds_path(self) -> Path:
+        """The storytellers' recorded clues when no --database is given."""
+        return self.data / "sounds.sqlite3"
+
+    @property
     def model_bots(self) -> dict[str, ModelBot]:
         """The model bots the host may add, by name (`fabula.bots.language.models`)."""
         return model_bots(self.model_bot, self.model_bot_vision)

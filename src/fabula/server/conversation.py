@@ -37,6 +37,7 @@ from .own_deck import OwnCards
 from .room import Room
 from .rooms import Rooms
 from .seats import token_hash
+from .sound_owners import SoundOwner, no_sounds
 
 log = logging.getLogger("fabula.server")
 
@@ -57,11 +58,13 @@ class Conversation:
         own_cards: OwnCards,
         clock: Callable[[], float],
         rng: Callable[[], random.Random],
+        sound_owner: SoundOwner = no_sounds,
     ) -> None:
         self.config, self.library, self.metrics, self.rooms, self.fanout = config, library, metrics, rooms, fanout
         #: the model bots a host may add here (every process of a deployment is given the same)
         self.model_bot_names = frozenset(config.model_bots)
         self.cluster, self.own_cards, self.clock, self.rng = cluster, own_cards, clock, rng
+        self.sound_owner = sound_owner
         self.admission = Admission(config.max_connections_per_address, metrics)
         #: the audience's votes on their way into the rooms' logs
         self.ballots = Ballots(rooms, clock)
@@ -199,7 +202,11 @@ class Conversation:
             dealt = message.settings.decks if isinstance(message, p.ChangeSettings) else room.settings.decks
             own = await self.own_cards(room.code) if OWN_DECK in dealt else ()
         models = self.model_bot_names
-        context = commands.Context(member, self.clock(), self.library, lambda: self.rng().getrandbits(63), own, models)
+        sound = commands.clue_sound(message)
+        sound_by = None if sound is None else await self.sound_owner(room.code, sound)
+        context = commands.Context(
+            member, self.clock(), self.library, lambda: self.rng().getrandbits(63), own, models, sound_by
+        )
         return await self.rooms.commit(live, functools.partial(commands.entry_for, message, context))
 
     async def asked(self, ask: Ask) -> Answer:

@@ -133,6 +133,12 @@ class RoomCode(ErrorCode):
     TOO_MANY_ROOMS = "too_many_rooms", 429, "This network has as many rooms in use as it may.", Reach.HTTP
     UNKNOWN_BOT = "unknown_bot", 400, "There is no bot of that level.", Reach.BOTH
     UNKNOWN_COLOUR = "unknown_colour", 400, "There is no rabbit of that colour.", Reach.BOTH
+    UNKNOWN_SOUND = (
+        "unknown_sound",
+        400,
+        "The clue names a sound that its storyteller did not record in this room.",
+        Reach.SOCKET,
+    )
     UNKNOWN_LANGUAGE = "unknown_language", 400, "Bots do not give clues in that language.", Reach.BOTH
     UNKNOWN_MEMBER = (
         "unknown_member",

@@ -39,6 +39,7 @@ from .own_deck import OwnCards, own_cards_of
 from .rooms import Rooms
 from .scheduler import Scheduler
 from .seats import Seats, new_token
+from .sound_owners import sound_owners_of
 from .sweep import Sweeper
 
 log = logging.getLogger("fabula.server")
@@ -140,7 +141,16 @@ def build(
     # the cluster first: it learns who is connected elsewhere to a room just loaded
     rooms.listeners += [*cluster.listeners, fanout, scheduler, Chronicle(autoplay)]
     conversation = Conversation(
-        config, library, metrics, rooms, fanout, cluster=cluster, own_cards=own_cards, clock=clock, rng=rng
+        config,
+        library,
+        metrics,
+        rooms,
+        fanout,
+        cluster=cluster,
+        own_cards=own_cards,
+        clock=clock,
+        rng=rng,
+        sound_owner=sound_owners_of(backends.sounds),
     )
     seats = Seats(rooms, config, library, clock=clock, rng=rng, opened=scheduler.start, tokens=tokens)
     sweeper = Sweeper(
@@ -150,6 +160,7 @@ def build(
         clock,
         pictures=backends.pictures,
         cluster_sweep=cluster.sweep if isinstance(cluster, Shared) else None,
+        sounds=backends.sounds,
     )
     return Parts(backends, rooms, autoplay, fanout, scheduler, cluster, conversation, seats, sweeper, own_cards)
 

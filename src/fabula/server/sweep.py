@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from fabula.store.pictures import PictureStore
+from fabula.store.sounds import SoundStore
 
 from .autoplay import AutoPlayers
 from .config import Config
@@ -35,11 +36,12 @@ class Sweeper:
         *,
         pictures: PictureStore | None,
         cluster_sweep: Callable[[], Awaitable[list[str]]] | None = None,
+        sounds: SoundStore | None = None,
     ) -> None:
         """``pictures``: the rooms' own pictures, deleted with their rooms; ``cluster_sweep``:
         with several processes, the cluster's sweep, which knows what the others hold."""
         self.rooms, self.autoplay, self.config, self.clock = rooms, autoplay, config, clock
-        self.pictures, self.cluster_sweep = pictures, cluster_sweep
+        self.pictures, self.cluster_sweep, self.sounds = pictures, cluster_sweep, sounds
 
     async def forever(self) -> None:
         while True:
@@ -76,7 +78,11 @@ class Sweeper:
 
     async def _forget_pictures(self, codes: list[str]) -> None:
         """A deleted room's own pictures go with it (nobody can reach them any more), but for a
-        linked deck, kept a while; the linked decks whose time is up are forgotten."""
+        linked deck, kept a while; the linked decks whose time is up are forgotten. Its recorded
+        clues go with it."""
+        if self.sounds is not None:
+            for code in codes:
+                await self.sounds.delete_room(code)
         if self.pictures is not None:
             now = self.clock()
             for code in codes:

@@ -20,6 +20,7 @@ can share a database with other applications, and tests can each use a schema of
                        PRIMARY KEY (code, seq))
     kept_games        (number bigserial PRIMARY KEY, key text UNIQUE, kept float8, data bytea)
     decks, pictures   the rooms' own pictures (fabula.store.postgres_pictures)
+    sounds            the storytellers' recorded clues (fabula.store.postgres_sounds)
     schema_migrations (version int PRIMARY KEY, name text, applied_at timestamptz)
 
 Migrations. `MIGRATIONS` is an ordered tuple of SQL scripts, each applied once. `connect` runs
@@ -43,6 +44,7 @@ import asyncpg
 
 from .base import KeptGame, SeqTaken, StoredEntry
 from .postgres_pictures import PostgresPictures
+from .postgres_sounds import PostgresSounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,24 @@ MIGRATIONS: tuple[Migration, ...] = (
             data bytea NOT NULL
         );
         CREATE INDEX shared_albums_by_kept ON shared_albums (kept);
+        """,
+    ),
+    Migration(
+        6,
+        "storytellers' recorded clues",
+        # As the pictures: no foreign key to rooms (the sweep forgets a deleted room's sounds), and
+        # EXTERNAL storage (MP3 is compressed already).
+        """
+        CREATE TABLE sounds (
+            id text PRIMARY KEY,
+            room text NOT NULL,
+            member integer NOT NULL,
+            seconds double precision NOT NULL,
+            added double precision NOT NULL,
+            mp3 bytea NOT NULL
+        );
+        CREATE INDEX sounds_by_room ON sounds (room, added);
+        ALTER TABLE sounds ALTER COLUMN mp3 SET STORAGE EXTERNAL;
         """,
     ),
 )
@@ -300,6 +320,10 @@ class PostgresStore:
         """The rooms' own pictures, in this store's schema and through its pool; closing the store
         closes them too."""
         return PostgresPictures(self._pool, self.schema)
+
+    def sounds(self) -> PostgresSounds:
+        """The storytellers' recorded clues, in this store's schema and through its pool."""
+        return PostgresSounds(self._pool, self.schema)
 
     async def close(self) -> None:
         await self._group.close()

@@ -18,9 +18,9 @@ message the agent sends back to the model.
 >>> game = Game.new("odyssey", seats=4, seed=1)
 >>> ask = what_is_asked(game.view(0).to_json(), game.legal_actions(0))
 >>> parse_reply('{"card": 2, "clue": "Far from home"}', ask)
-Tell(seat=0, card='c41', clue='Far from home', aloud=False)
+Tell(seat=0, card='c41', clue='Far from home', aloud=False, sound=None)
 >>> parse_reply("Card 2. Clue: Far from home", ask)
-Tell(seat=0, card='c41', clue='Far from home', aloud=False)
+Tell(seat=0, card='c41', clue='Far from home', aloud=False, sound=None)
 """
 
 from __future__ import annotations

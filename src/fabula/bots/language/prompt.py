@@ -64,8 +64,10 @@ def _scores(view: Mapping[str, Any]) -> str:
 
 def _the_clue(view: Mapping[str, Any]) -> str:
     """How the question names the clue: its words, or — said aloud without words — a clue the
-    model could not hear (a mystery clue: any card may fit)."""
+    model could not hear (a mystery clue: any card may fit); a recorded sound alike."""
     clue = view.get("clue")
+    if not clue and view.get("sound"):
+        return "the sound the storyteller recorded as the clue (you could not hear it: guess)"
     if not clue and view.get("aloud"):
         return "the clue the storyteller said aloud (you could not hear it: guess)"
     return f'the clue "{clue}"'
@@ -147,7 +149,11 @@ def situation(view: Mapping[str, Any], ask: Ask, pictures: Mapping[str, str] | N
     lines.append(f"Scores: {_scores(view)}.")
     if view.get("clue"):
         said = " (said aloud at the table; these are the words typed for it)" if view.get("aloud") else ""
+        if view.get("sound"):
+            said = " (a recorded sound you cannot hear; these are the words typed with it)"
         lines.append(f"The clue{said}: {json.dumps(view['clue'], ensure_ascii=False)}")
+    elif view.get("sound"):
+        lines.append("The clue is a sound the storyteller recorded, and you could not hear it: no words to go by.")
     elif view.get("aloud"):
         lines.append("The clue was said aloud at the table, and you could not hear it: no words to go by.")
     if ask.choices:
