@@ -15,6 +15,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import audience
 from .measure import measure
 from .report import Run, ceiling_lines, verdicts, versus_sqlite
 from .system import raise_nofile
@@ -120,6 +121,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="run the started servers under valgrind's callgrind and count the instructions they run in each "
         "window (repeatable where CPU time is not; the servers run some 50 times slower: keep the load light)",
     )
+    parser.add_argument(
+        "--audience",
+        type=int,
+        metavar="N",
+        help="the audience mode (benchmarks/load/audience.py): one room of --players players plus N audience "
+        "connections that each receive every state and vote once a round; --duration seconds without, then with",
+    )
+    parser.add_argument(
+        "--vote-spread", type=float, default=1.5, help="audience: seconds over which a round's votes are spread"
+    )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")
     args = parser.parse_args(argv)
     args.phases = [phase.strip() for phase in args.phases.split(",") if phase.strip()]
@@ -175,6 +186,11 @@ def stop_on_sigterm() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     stop_on_sigterm()
+    if args.audience is not None:
+        figures = audience.main(args)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        return
     phases: list[str] = args.phases
     soft, hard = raise_nofile()
     need = args.rooms * args.players + 100
