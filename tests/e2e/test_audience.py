@@ -85,6 +85,7 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     tv.goto(f"/room/{code}/board")
     # how many watch: a number, on the TV and the phones, never a list of names
     expect(tv.locator(".board-audience")).to_have_text("3 watching", timeout=10_000)
+    expect(host.locator(".lobby .audience-count")).to_have_text("3 watching")
     start_game(host)
     expect(host.locator(".table-head .head-audience")).to_contain_text("3 watching")
 

@@ -7,6 +7,7 @@ import { picturesPanel, picturesShort } from "../pictures.js";
 import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
 import { askList, invitePart, streamerSetting } from "./streamer.js";
 import { settingSwitch } from "./switches.js";
+import { audienceLine } from "../crowd.js";
 
 const BOT_LEVELS = CHOICES.bot_levels;
 const DOUBLE_TAP_MS = 60;
@@ -217,6 +218,7 @@ export function lobbyPart(v) {
       streamerSetting(room, send, () => ui.room),
       askList(room, send),
       seats,
+      audienceLine(room), // (who came to watch and vote: how many)
       teams,
       room.games_started ? history() : null,
       ui.albumOpen && ui.album?.album ? ui.album.element : null,
