@@ -123,6 +123,7 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
 
     # the reveal: on the TV (which holds it for 12 s) and Mara's phone each card has the crowd's
     # share (2 of 3, 1 of 3)
+    ada.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # (down among the cards)
     vote(host)
     expect(tv.locator(".board-cards li .crowd-mark")).to_have_text(SHARES)
     expect(tv.locator(".board-audience")).to_contain_text(
@@ -137,6 +138,7 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
 
     # the audience's phone: the storyteller's card, the crowd's marks, whether you were right
     result = ada.locator(".audience-result")
+    expect(result.locator("h3")).to_be_in_viewport()  # (brought into sight)
     expect(result.locator(".reveal-card .crowd-mark")).to_have_text(SHARES)
     teller = result.locator(".reveal-card.teller-card .slot-number").inner_text()
     right = teller == "1"

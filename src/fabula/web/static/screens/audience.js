@@ -245,6 +245,21 @@ export function audienceScreen(ctx, code) {
     ctx.render(h("section.audience-screen", {}, body), { headerExtra: header(), wide: room.status !== "lobby" });
     document.documentElement.dataset.seq = String(room.seq);
     document.title = `Fabula · ${t("audience.tab")}`;
+    showNewReveal(room);
+  }
+
+  // A round revealed while you watch (not one already there when the page opened) is brought into
+  // sight: you may have been scrolled down the cards you voted on.
+  function showNewReveal(room) {
+    const last = room.game?.last_round;
+    const key = last ? `${room.games_started}:${last.round}` : "";
+    const seen = a.revealSeen;
+    a.revealSeen = key;
+    if (seen === undefined || !key || key === seen) return;
+    const result = document.querySelector(".audience-result");
+    if (!result || result.getBoundingClientRect().top >= 0) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    result.scrollIntoView({ block: "start", behavior: still ? "instant" : "smooth" });
   }
 
   function pointsLine() {
