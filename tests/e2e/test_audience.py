@@ -146,6 +146,11 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     expect(verdict).to_have_text(re.compile("^You found" if right else f"^Not this time: .* card {teller}\\.$"))
     expect(ada.locator(".audience-points")).to_have_text(f"Your points: {1 if right else 0}")
     shot(ada, "audience-result", full_page=True)
+    # … and after a reload: the vote is kept in this browser with the audience token
+    said = verdict.inner_text()
+    ada.reload()
+    expect(ada.locator(".audience-result .audience-verdict")).to_have_text(said)
+    expect(ada.locator(".audience-result .reveal-card.my-crowd-vote .slot-number")).to_have_text("1")
 
     # the game to its end: the album's audience leaderboard, on a player's phone and the audience's
     close_reveal(host)
