@@ -52,6 +52,13 @@ Run from the repository's root: ``python -m benchmarks.load`` (the default: 100 
     python -m benchmarks.load --server http://127.0.0.1:8001 --server http://127.0.0.1:8002 \
         --server-pid 1234 --server-pid 1235                                    # a running deployment
 
+The audience (issue 36; `audience` says what it measures): one room of six protocol players, then
+the same play watched by N audience connections that get every state and vote once a round:
+
+    python -m benchmarks.load --audience 2000 --think 1 --duration 30       # one process, pinned
+    python -m benchmarks.load --audience 10000 --servers 2 --think 1 --duration 30 \
+        --database postgresql://… --redis redis://…                           # two processes
+
 Several processes (``--servers N``, or ``--server URL`` repeated): member M of room R takes its seat
 and opens its WebSocket on server (R + M) mod N, so every room spans the processes and its
 updates go through PostgreSQL and Redis; CPU and resident memory are summed over the server
@@ -80,7 +87,8 @@ target through its phases, and what the OS says each process spent), `report` (w
 the targets), `servers` (the processes it starts and stops), `seats` (the seats over HTTP),
 `generator` (the generator processes), `players` (the simulated rooms and players),
 `connections` (which client carries their messages), `websocket` (the lean client), `system`
-(the figures read from /proc). Other benchmarks import it as ``load`` (benchmarks/ on their path).
+(the figures read from /proc), `audience` (the audience mode, ``--audience N``). Other
+benchmarks import it as ``load`` (benchmarks/ on their path).
 """
 
 from __future__ import annotations

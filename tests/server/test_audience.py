@@ -22,8 +22,12 @@ from fabula.server.entries import Created, CrowdVote, CrowdVoted, Joined, Starte
 from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 
+from ..services import postgres_url, redis_url
 from .harness import Client, LiveServer, live_server
 from .test_quiet_vote import next_move, phase, play_until, quiet, seated
+from .test_scaleout import Deployment, pair, pair_without_relay, seat
+
+__all__ = ["pair", "pair_without_relay", "postgres_url", "redis_url"]  # fixtures, used by name
 
 OPTIONS = {"first_storyteller": 0, "storyteller_cycles": 1}
 
@@ -286,3 +290,45 @@ async def test_acknowledged_votes_survive_a_restart(data: Path) -> None:
         assert revealed["crowd"]["votes"] == {card: 5}
         for client in [again, *players]:
             await client.close()
+
+
+# ---------------------------------------------------------------------- two processes
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("relay", [True, False], ids=["relayed", "followed"])
+async def test_votes_through_both_processes_count_once(
+    relay: bool, pair: Deployment, pair_without_relay: Deployment
+) -> None:
+    """Audience members on both processes (relayed to the room's owner, or — ``--relay no`` —
+    served where they are, their batches stored by their own process): every vote acknowledged is
+    in the log once and counted once; a member's second vote, through the other process, is refused."""
+    deployment = pair if relay else pair_without_relay
+    a, b = deployment.processes
+    code, _, clients = await seat([a.url, b.url], 3, options=OPTIONS)
+    host = clients[0]
+    token = secrets.token_urlsafe(16)
+    fans = [
+        Client(url, code, None, audience=AudienceHello(token=secrets.token_urlsafe(16), name=f"Fan {n}"))
+        for n, url in enumerate([a.url, b.url, b.url, a.url])
+    ]
+    twice = [Client(url, code, None, audience=AudienceHello(token=token, name="Twice")) for url in (a.url, b.url)]
+    for member in [*fans, *twice]:
+        assert (await member.connect())["type"] == "welcome"
+    assert (await host.request({"type": "start"}))["type"] == "ack"
+    room = await play_until(clients, phase("vote"))
+    card = room["game"]["table"][0]["card"]
+    replies = await asyncio.gather(*(member.request({"type": "crowd_vote", "card": card}) for member in fans))
+    assert all(reply["type"] == "ack" for reply in replies), replies
+    first = await twice[0].request({"type": "crowd_vote", "card": card})
+    assert first["type"] == "ack", first
+    second = await twice[1].request({"type": "crowd_vote", "card": card})
+    assert second["code"] == "already_voted", second
+    revealed = await play_until(clients, lambda r: r["game"]["round"] == 2)
+    assert revealed["crowd"]["total"] == 5
+    assert revealed["crowd"]["votes"] == {card: 5}
+    entries = await deployment.entries(code)
+    stored = [vote.audience for entry in entries if isinstance(entry, CrowdVoted) for vote in entry.votes]
+    assert len(stored) == len(set(stored)) == 5
+    for client in [*clients, *fans, *twice]:
+        await client.close()

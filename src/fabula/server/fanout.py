@@ -66,8 +66,14 @@ class FanOut:
         encoded = {member: p.encode(p.State(snapshot)) for member, snapshot in snapshots.items()}
         if None in encoded:
             live.spectator_state = (self._spectators_key(live), encoded[None])
+        # the players' first: each connection's sender runs in the order their states were put,
+        # so thousands of watchers queue behind the table, not the table behind them
         for connection in presence.connections:
-            connection.send_state(encoded[connection.member])
+            if connection.member is not None:
+                connection.send_state(encoded[connection.member])
+        for connection in presence.connections:
+            if connection.member is None:
+                connection.send_state(encoded[None])
         self.standings(live)
 
     def state_for(self, live: LiveRoom, member: int | None) -> bytes:
