@@ -8,7 +8,8 @@ table: set here once, so that a deployment without a proxy that adds them has th
 - **Referrer-Policy: no-referrer**: room codes, seat tokens in links, deck and album links never
   leave in a Referer.
 - **X-Content-Type-Options: nosniff**: an uploaded picture or a JSON answer is never run as a script.
-- **Permissions-Policy**: none of the powerful features the table does not use.
+- **Permissions-Policy**: none of the powerful features the table does not use (the microphone
+  only for its own pages: a storyteller records a sound as the clue).
 
 >>> "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
 True
@@ -26,7 +27,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self'",
         "connect-src 'self'",
-        "media-src 'self'",
+        # blob: the storyteller listens back to a recorded clue before sending it
+        "media-src 'self' blob:",
         "font-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
@@ -36,12 +38,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 #: Only features Chromium knows (an unknown one is a warning on every page's console: Chromium 156
-#: knows no `bluetooth`).
-PERMISSIONS_POLICY = ", ".join(
+#: knows no `bluetooth`). The microphone for the table's own pages alone: a storyteller records a
+#: sound as the clue.
+PERMISSIONS_POLICY = "microphone=(self), " + ", ".join(
     f"{feature}=()"
     for feature in (
         "camera",
-        "microphone",
         "geolocation",
         "payment",
         "usb",

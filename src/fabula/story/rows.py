@@ -29,7 +29,11 @@ CHIP_FILL = "#EFE9DD"
 
 def clue_words(say: Words, result: RoundResult) -> str:
     """The round's clue as the album shows it: quoted; said aloud, its typed words marked so, or
-    "(said aloud)" alone when none were typed."""
+    "(said aloud)" alone when none were typed; a recorded sound alike, "(sound)"."""
+    if result.sound:
+        if not result.clue:
+            return say("album.sound_clue")
+        return say("album.clue_sound", clue=say("png.clue", clue=result.clue))
     if not result.aloud:
         return say("png.clue", clue=result.clue)
     if not result.clue:

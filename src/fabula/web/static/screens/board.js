@@ -23,6 +23,7 @@ import {
 } from "./parts.js";
 import { roomPeople } from "./chart.js";
 import { aloudHeading, clueWords, hasClue } from "./clue.js";
+import { boardSound } from "./sound.js";
 import { createReplay } from "./replay.js";
 import { audienceLine, crowdMark, crowdOf } from "./crowd.js";
 import { pausedWords, phaseTimer } from "./room/clock.js";
@@ -140,7 +141,7 @@ export function boardScreen(ctx, code) {
   function revealing(game) {
     const last = game.last_round;
     if (!last) return false;
-    return Date.now() < revealUntil || (game.phase === "clue" && !hasClue(game.clue, game.aloud));
+    return Date.now() < revealUntil || (game.phase === "clue" && !hasClue(game.clue, game.aloud, game.sound));
   }
 
   // What is happening now, said under a reveal that shows the round before.
@@ -173,13 +174,16 @@ export function boardScreen(ctx, code) {
     const cards = showReveal ? last.table : game.table.map((entry) => entry.card);
     const clue = showReveal ? last.clue : game.clue;
     const aloud = showReveal ? last.aloud : game.aloud;
+    const sound = showReveal ? last.sound : game.sound;
     const clueClass = [showReveal ? "past" : "", [...(clue ?? "")].length > 60 ? "long" : ""].join(" ");
     let clueLine = null;
-    if (aloud && !showReveal) {
-      // said aloud: the TV tells the room to listen (the words typed, if any, under it)
+    if ((aloud || sound) && !showReveal) {
+      // said aloud: the TV tells the room to listen (the words typed, if any, under it); a sound:
+      // it plays it, once a first tap has allowed the TV to make sound
       clueLine = aloudHeading("p.board-clue", { clue, name: teller, bots: room.members.some((m) => m.bot), extra: { class: clueClass } });
-    } else if (hasClue(clue, aloud)) {
-      clueLine = h("p.board-clue", { class: clueClass }, clueWords(clue, aloud));
+      if (sound) clueLine.append(boardSound(code, sound));
+    } else if (hasClue(clue, aloud, sound)) {
+      clueLine = h("p.board-clue", { class: clueClass }, clueWords(clue, aloud, sound));
     }
     return h(
       "div.board-centre",

@@ -4,6 +4,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { albumEveryone, albumGame, albumPeople, albumSides, chartWidth, finalNameOf, scoreChart, takeoverLines, winnersText } from "./chart.js";
 import { clueWords } from "./clue.js";
+import { soundPlayer } from "./sound.js";
 import { markRabbits, sideName, sideRabbit } from "./parts.js";
 import { roundParts } from "./reveal.js";
 import { audienceBoard } from "./crowd.js";
@@ -127,7 +128,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
           "div.replay-head",
           {},
           h("p.replay-where", {}, sideRabbit({ seats: [round.storyteller] }, nameOf, bySeat, { size: 34 }), " ", t("album.round_of", { round: index + 1, count }), " · ", t("table.storyteller", { name: nameOf(round.storyteller) })),
-          h("p.replay-clue", { class: [...round.clue].length > 60 ? "long" : "" }, clueWords(round.clue, round.aloud)),
+          h("p.replay-clue", { class: [...round.clue].length > 60 ? "long" : "" }, clueWords(round.clue, round.aloud, round.sound), round.sound ? [" ", soundPlayer(round.sound)] : null),
           takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line)),
           parts.headline,
         );

@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { rabbit } from "../rabbits.js";
 import { clueBy } from "./clue.js";
+import { soundPlayer } from "./sound.js";
 import { cardImage, reasonsText, revealHeadline, sideName, sideRabbit, votesText } from "./parts.js";
 import { crowdMark, crowdOf, fillCrowd } from "./crowd.js";
 
@@ -79,7 +80,7 @@ export function roundParts(last, game, { nameOf, bySeat, size = 22, standIns = [
   );
   return {
     // (a long clue in smaller type: at 360 px a 200-character one pushed the cards below the fold)
-    clue: h("p.reveal-clue", { class: [...last.clue].length > 60 ? "long" : "" }, clueBy(nameOf(last.storyteller), last.clue, last.aloud)),
+    clue: h("p.reveal-clue", { class: [...last.clue].length > 60 ? "long" : "" }, clueBy(nameOf(last.storyteller), last.clue, last.aloud, last.sound), last.sound ? [" ", soundPlayer(last.sound)] : null),
     headline: h("p.reveal-headline", {}, revealHeadline(last, game, nameOf)),
     cards,
     points,

@@ -1,8 +1,10 @@
 // The storyteller's clue form: the clue typed, or said aloud at the table ("I said it aloud"),
-// then the words are optional — kept for the album and the bots, which cannot hear.
+// or a recorded sound (screens/sound.js) — then the words are optional: kept for the album and the
+// bots, which cannot hear.
 import { CHOICES } from "../../choices.js";
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { dropRecording, recorderPart } from "../sound.js";
 
 // ``blind``: party's clue before the hand (no card chosen); ``awayHint``: the action bar's line
 // while the connection is away.
@@ -87,7 +89,14 @@ export function clueForm(v, { blind, awayHint }) {
   const submit = async (event) => {
     event.preventDefault();
     const clue = ui.clue.trim();
-    if (!clue && !ui.aloud) {
+    const recorded = ui.recorded ?? {};
+    if (["starting", "recording", "sending"].includes(recorded.state)) {
+      ui.message = t("sound.wait");
+      draw();
+      return;
+    }
+    const sound = recorded.state === "ready" ? recorded.id : null;
+    if (!clue && !ui.aloud && !sound) {
       ui.message = t("error.clue_empty");
       draw();
       document.querySelector(".clue-input")?.focus();
@@ -98,13 +107,14 @@ export function clueForm(v, { blind, awayHint }) {
       draw();
       return;
     }
-    // said aloud, the words go only if some were typed
-    const said = { ...(clue ? { clue } : {}), ...(ui.aloud ? { aloud: true } : {}) };
+    // said aloud or with a sound, the words go only if some were typed
+    const said = { ...(clue ? { clue } : {}), ...(ui.aloud ? { aloud: true } : {}), ...(sound ? { sound } : {}) };
     const reply = blind ? await send("act", { action: { type: "blind_clue", ...said } }) : await send("act", { action: { type: "tell", card: ui.hand[0], ...said } });
     if (reply.type === "ack") {
       ui.clue = "";
       ui.clueLimit = "";
       ui.aloud = false;
+      dropRecording(ui);
     }
     draw();
   };
@@ -116,6 +126,7 @@ export function clueForm(v, { blind, awayHint }) {
     length,
     aloudButton,
     ui.aloud ? h("span.hint.aloud-hint", {}, t("table.aloud_hint")) : null,
+    recorderPart(v),
     !blind && !ready ? h("span.hint", {}, t("table.pick_card_first")) : null,
     awayHint(),
   );

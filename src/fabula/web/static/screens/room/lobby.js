@@ -5,6 +5,7 @@ import { rabbit } from "../../rabbits.js";
 import { errorText, memberName } from "../parts.js";
 import { picturesPanel, picturesShort } from "../pictures.js";
 import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
+import { soundSetting } from "./sound_setting.js";
 import { askList, invitePart, streamerSetting } from "./streamer.js";
 import { settingSwitch } from "./switches.js";
 import { audienceLine } from "../crowd.js";
@@ -215,6 +216,7 @@ export function lobbyPart(v) {
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
       houseRule(room),
       extendedTimers(room),
+      soundSetting(room, send, () => ui.room),
       streamerSetting(room, send, () => ui.room),
       askList(room, send),
       seats,

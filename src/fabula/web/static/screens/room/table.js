@@ -24,7 +24,7 @@ export function tablePart(v) {
     const teller = nameOf(game.storyteller);
     const waitingFor = listText(game.awaiting.filter((s) => s !== mine).map(nameOf));
     // a long clue is the big heading already: the prompt quotes its start
-    const clue = clueInSentence(game.clue, game.aloud, shortClue);
+    const clue = clueInSentence(game.clue, game.aloud || Boolean(game.sound), shortClue);
     if (game.phase === "clue") {
       if (mine === game.storyteller) {
         return game.hand_hidden ? t("table.blind_clue") : t("table.you_tell");
@@ -56,6 +56,7 @@ export function tablePart(v) {
     const told = `${room.games_started}:${moves.map((m) => `${m.round}${m.action.type}`).join(",")}`;
     if (!moves.length || ui.storySeen === told) return null;
     const describe = (action) => {
+      if (action.sound) return action.type === "tell" ? t("story.told_sound") : t("story.blind_sound");
       if (action.type === "tell") return action.aloud ? t("story.told_aloud") : t("story.told", { clue: action.clue });
       if (action.type === "blind_clue") return action.aloud ? t("story.blind_aloud") : t("story.blind_clue", { clue: action.clue });
       if (action.type === "play") return t("story.played");
@@ -143,8 +144,8 @@ export function tablePart(v) {
     // a long clue in smaller type: at 360 px a 200-character one in the heading's size pushed the
     // hand below the fold
     const long = [...(game.clue ?? "")].length > LONG_CLUE;
-    const clue = game.aloud
-      ? aloudHeading("p.clue", { clue: game.clue, name: nameOf(game.storyteller), own: me() === game.storyteller, bots: room.members.some((m) => m.bot), extra: { class: long ? "long" : "", "aria-label": t("table.clue_label") } })
+    const clue = game.aloud || game.sound
+      ? aloudHeading("p.clue", { clue: game.clue, name: nameOf(game.storyteller), own: me() === game.storyteller, bots: room.members.some((m) => m.bot), sound: game.sound, code, extra: { class: long ? "long" : "", "aria-label": t("table.clue_label") } })
       : game.clue
         ? h("p.clue", { class: long ? "long" : "", "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue }))
         : null;
