@@ -99,8 +99,10 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     expect(host.locator(".action-bar button.primary", has_text=re.compile("^Vote"))).to_be_visible()
     for page in (ada, bo, cy):
         expect(page.locator(".audience-cards .card-button:not([disabled])")).to_have_count(5)
+    expect(ada).to_have_title("● Vote now · Fabula")  # (as a player's page says their move is awaited)
     shot(ada, "audience-vote")
     crowd_vote(ada, 0)
+    expect(ada).to_have_title("Fabula · audience")
     expect(ada.locator(".audience-screen .status-line")).to_have_text("You voted for card 1 — waiting for the reveal.")
     expect(ada.locator(VOTE)).to_have_count(0)
     expect(ada.locator(".audience-cards .card-button:not([disabled])")).to_have_count(0)

@@ -244,8 +244,16 @@ export function audienceScreen(ctx, code) {
     else body = playing(room, room.game);
     ctx.render(h("section.audience-screen", {}, body), { headerExtra: header(), wide: room.status !== "lobby" });
     document.documentElement.dataset.seq = String(room.seq);
-    document.title = `Fabula · ${t("audience.tab")}`;
+    const open = room.game?.phase === "vote" && !room.paused && !myVote(room.game);
+    document.title = open ? `● ${t("audience.vote_now")} · Fabula` : `Fabula · ${t("audience.tab")}`;
+    if (open && !a.wasOpen && a.wasOpen !== undefined) nudge();
+    a.wasOpen = open;
     showNewReveal(room);
+  }
+
+  // The vote opens: a short buzz, on a phone that allows it (not before the page's first tap).
+  function nudge() {
+    if (navigator.userActivation?.hasBeenActive && navigator.vibrate) navigator.vibrate(120);
   }
 
   // A round revealed while you watch (not one already there when the page opened) is brought into
