@@ -283,6 +283,8 @@ export function audienceScreen(ctx, code) {
       h("ul.seated", {}, here.map((m) => h("li", {}, rabbit(m.colour, memberName(m), { size: 24 }), " ", memberName(m)))),
       audienceLine(room),
       h("p.hint", {}, t("audience.intro")),
+      // (a seat instead, while the game has not started: the join page says if one is free)
+      h("p", {}, h("a.button.small", { href: `/join/${code}`, onclick: ctx.link(`/join/${code}`) }, t("room.take_seat"))),
     ];
   }
 
