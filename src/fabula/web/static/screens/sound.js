@@ -78,14 +78,14 @@ export function boardSound(code, sound) {
 // What is being recorded, outside the screen's state (a MediaRecorder is no state to draw from).
 const live = { recorder: null, stream: null, timer: null, tick: null, started: 0, pressed: 0 };
 
-function newRecording() {
-  return { state: "idle", id: null, seconds: 0, url: null, left: MOST_SECONDS, message: "" };
+function newRecording(turn = "") {
+  return { state: "idle", id: null, seconds: 0, url: null, left: MOST_SECONDS, message: "", turn };
 }
 
 // Forget a recording (sent with the clue, recorded again, or the room left).
 export function dropRecording(ui) {
   if (ui.recorded?.url) URL.revokeObjectURL(ui.recorded.url);
-  ui.recorded = newRecording();
+  ui.recorded = newRecording(ui.recorded?.turn);
 }
 
 function stopLive() {
@@ -105,7 +105,7 @@ async function start(v) {
   try {
     stream = await navigator.mediaDevices.getUserMedia({ audio: true });
   } catch {
-    ui.recorded = { ...newRecording(), state: "refused", message: t("sound.no_microphone") };
+    ui.recorded = { ...newRecording(ui.recorded.turn), state: "refused", message: t("sound.no_microphone") };
     draw();
     return;
   }
@@ -140,7 +140,7 @@ function stop() {
 async function send(v, blob) {
   const { ui, draw, code, token } = v;
   const url = URL.createObjectURL(blob);
-  ui.recorded = { ...newRecording(), state: "sending", url };
+  ui.recorded = { ...newRecording(ui.recorded.turn), state: "sending", url };
   draw();
   try {
     const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/sounds`, {
@@ -167,7 +167,11 @@ export function recorderPart(v) {
   const { ui, draw } = v;
   if (ui.room?.settings?.sound_clues === false) return null;
   if (!canRecord()) return h("p.hint.record-off", {}, t("sound.needs_secure"));
+  // a recording belongs to the turn it was made for (the clue may have gone on without it)
+  const turn = `${ui.room?.games_started}:${ui.room?.game?.round}`;
+  if (ui.recorded && ui.recorded.turn !== turn && !live.recorder) dropRecording(ui);
   ui.recorded ??= newRecording();
+  ui.recorded.turn = turn;
   const rec = ui.recorded;
   const recording = rec.state === "recording" || rec.state === "starting";
   const press = (event) => {
