@@ -121,6 +121,21 @@ def test_a_phone_records_a_sound_and_the_table_the_tv_and_the_album_play_it(play
     heard(ben, clue.locator("audio"))
     shot(ben, f"sound-{language}-360-album", full_page=True)
 
+    # the replay keeps the round's play button (paused, and back at the first round, to look)
+    ben.locator(".game-over .replay-open").click()
+    pause = ben.locator(".replay-play")
+    if pause.get_attribute("aria-pressed") == "true":
+        pause.click()
+    back = ben.locator(".replay-prev")
+    while back.is_enabled():
+        back.click()
+    replayed = ben.locator(".replay-clue .sound-play")
+    expect(replayed).to_be_visible()
+    replayed.click()
+    heard(ben, ben.locator(".replay-clue .sound-clue audio"))
+    shot(ben, f"sound-{language}-360-replay")
+    shot(board, f"sound-{language}-1920-board-over")
+
 
 def test_over_plain_http_on_the_lan_the_record_button_is_not_offered(players: Players) -> None:
     """No secure context, no microphone: one line says why (the page is told it is not secure)."""

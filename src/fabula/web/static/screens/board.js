@@ -183,7 +183,8 @@ export function boardScreen(ctx, code) {
       clueLine = aloudHeading("p.board-clue", { clue, name: teller, bots: room.members.some((m) => m.bot), extra: { class: clueClass } });
       if (sound) clueLine.append(boardSound(code, sound));
     } else if (hasClue(clue, aloud, sound)) {
-      clueLine = h("p.board-clue", { class: clueClass }, clueWords(clue, aloud, sound));
+      // (a sound at its reveal: a tap plays it again)
+      clueLine = h("p.board-clue", { class: clueClass }, clueWords(clue, aloud, sound), sound ? [" ", boardSound(code, sound)] : null);
     }
     return h(
       "div.board-centre",
