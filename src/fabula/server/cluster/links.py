@@ -91,6 +91,15 @@ class Outbound(msgspec.Struct, frozen=True, tag="out"):
     state: bool = False
 
 
+class Broadcast(msgspec.Struct, frozen=True, tag="all"):
+    """One message for several relayed connections' clients: a room's state encoded once for all
+    its spectators and audience (the same bytes), sent over the link once, not once a connection."""
+
+    sessions: list[int]
+    data: bytes
+    state: bool = False
+
+
 class Shut(msgspec.Struct, frozen=True, tag="shut"):
     """A relayed connection ends: its client left (to the owner), or the owner closes it with
     WebSocket close ``code`` (None: no particular reason) — or, in answer to `Open`, does not
@@ -100,7 +109,7 @@ class Shut(msgspec.Struct, frozen=True, tag="shut"):
     code: int | None = None
 
 
-Frame = Hello | Ask | Answer | Open | Accepted | Inbound | Outbound | Shut
+Frame = Hello | Ask | Answer | Open | Accepted | Inbound | Outbound | Broadcast | Shut
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder(Frame).decode
 _LENGTH = struct.Struct(">I")
@@ -115,6 +124,10 @@ class PeerLink(asyncio.Protocol):
         #: frames sent in this turn of the event loop, written together at its end (one system
         #: call for the states of a whole table, not one a state)
         self._unwritten: list[bytes] = []
+        self._write_due = False
+        #: the latest outbound message, with the sessions it goes to so far: the same bytes for
+        #: several connections in a row make one `Broadcast` (`send_out`)
+        self._shared: tuple[bytes, bool, list[int]] | None = None
         self.transport: asyncio.Transport | None = None
         #: the other side said the deployment's secret (a served link; an opened one is trusted)
         self.trusted = False
@@ -166,14 +179,43 @@ class PeerLink(asyncio.Protocol):
 
     def send(self, frame: Frame) -> None:
         if self.transport is not None and not self.transport.is_closing():
+            self._flush_shared()  # (what was sent before goes first)
             data = _encode(frame)
-            if not self._unwritten:
-                asyncio.get_running_loop().call_soon(self._write)
             self._unwritten += (_LENGTH.pack(len(data)), data)
+            self._due()
+
+    def send_out(self, session: int, data: bytes, state: bool) -> None:
+        """A message for relayed connection ``session``'s client. The very same ``data`` for
+        several sessions in a row (a state shared by every spectator) goes as one frame."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        shared = self._shared
+        if shared is not None and shared[0] is data and shared[1] == state:
+            shared[2].append(session)
+            return
+        self._flush_shared()
+        self._shared = (data, state, [session])
+        self._due()
+
+    def _flush_shared(self) -> None:
+        if self._shared is None:
+            return
+        data, state, sessions = self._shared
+        self._shared = None
+        frame = Outbound(sessions[0], data, state) if len(sessions) == 1 else Broadcast(sessions, data, state)
+        encoded = _encode(frame)
+        self._unwritten += (_LENGTH.pack(len(encoded)), encoded)
+
+    def _due(self) -> None:
+        if not self._write_due:
+            self._write_due = True
+            asyncio.get_running_loop().call_soon(self._write)
 
     def _write(self) -> None:
+        self._write_due = False
+        self._flush_shared()
         unwritten, self._unwritten = self._unwritten, []
-        if self.transport is not None and not self.transport.is_closing():
+        if unwritten and self.transport is not None and not self.transport.is_closing():
             self.transport.write(b"".join(unwritten))
 
     def close(self) -> None:
@@ -203,7 +245,7 @@ class Line:
         self.link.send(Inbound(self.session, data))
 
     def outbound(self, data: bytes, state: bool) -> None:
-        self.link.send(Outbound(self.session, data, state))
+        self.link.send_out(self.session, data, state)
 
     def shut(self, code: int | None = None) -> None:
         self.link.send(Shut(self.session, code))

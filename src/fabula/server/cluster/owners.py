@@ -40,7 +40,22 @@ from redis.exceptions import RedisError
 
 from fabula.store.lease import CLEAR_IF_HOLDER
 
-from .links import Accepted, Answer, Ask, Frame, Hello, Host, Inbound, Line, Open, Outbound, Peer, PeerLink, Shut
+from .links import (
+    Accepted,
+    Answer,
+    Ask,
+    Broadcast,
+    Frame,
+    Hello,
+    Host,
+    Inbound,
+    Line,
+    Open,
+    Outbound,
+    Peer,
+    PeerLink,
+    Shut,
+)
 
 log = logging.getLogger("fabula.server")
 
@@ -276,6 +291,11 @@ class RoomOwners:
             relaying = self._relaying.get(frame.session)
             if relaying is not None and relaying[0] is link:
                 relaying[1].received(frame.data, frame.state)
+        elif isinstance(frame, Broadcast):
+            for session in frame.sessions:
+                relaying = self._relaying.get(session)
+                if relaying is not None and relaying[0] is link:
+                    relaying[1].received(frame.data, frame.state)
         elif isinstance(frame, Answer):
             waiting = self._answers.get(frame.request)
             if waiting is not None and waiting[0] is link and not waiting[1].done():
