@@ -18,6 +18,7 @@ import httpx
 import pytest
 from PIL import Image
 
+from fabula.server import sounds
 from fabula.server.room_settings import COLOURS
 from fabula.store.sounds import SqliteSounds, new_sound_id
 
@@ -158,6 +159,27 @@ async def test_a_recorded_clue_is_checked_kept_told_and_heard_by_everyone(tmp_pa
         album = await watcher.request({"type": "album"})
         assert album["album"]["rounds"][0]["sound"] == sound
         await watcher.close()
+
+
+@pytest.mark.anyio
+async def test_a_room_keeps_a_limited_number_of_recordings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sounds, "MOST_PER_ROOM", 2)
+    data = tmp_path / "data"
+    with live_server(data) as server:
+        host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
+        mara = Client(server.url, host["code"], host["token"])
+        await mara.connect()
+        for _ in range(2):
+            assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await mara.request({"type": "start"}))["type"] == "ack"
+        await mara.wait_state(telling)
+        body = recording("mp4", 1)
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            answers = [await send(http, host["code"], host["token"], body, "audio/mp4") for _ in range(3)]
+        assert [answer.status_code for answer in answers[:2]] == [201, 201]
+        assert refusal(answers[2]) == (507, "store_full")
+        assert len(await stored(data, host["code"])) == 2
+        await mara.close()
 
 
 @pytest.mark.anyio

@@ -42,6 +42,9 @@ MOST_BYTES = 1_000_000
 #: … and lasts at most 10 s, with half a second for the time a recorder takes to stop.
 MOST_SECONDS = 10.0
 TOLERANCE_SECONDS = 0.5
+#: A room keeps at most this many recordings (each recorded again is kept too, until the room
+#: goes): a game has at most a few dozen clues.
+MOST_PER_ROOM = 300
 #: Sent with a sound once its clue is given: its id is never used for other bytes.
 PUBLIC_CACHE = "public, max-age=31536000, immutable"
 
@@ -112,6 +115,8 @@ class SoundRoutes:
     async def _keep(self, caller: Caller, mp3: bytes, seconds: float) -> Response:
         # the room as it is now: the clue may have been given (or the game ended) while converting
         check_storyteller(caller.live.room, caller.member)
+        if len(await self.store().room_sounds(caller.live.room.code)) >= MOST_PER_ROOM:
+            raise Refused(PictureCode.STORE_FULL, "This room holds as many recordings as it may.")
         sound = NewSound(caller.live.room.code, new_sound_id(), caller.member, mp3, seconds)
         await self.store().add(sound, self.now())
         return JSONResponse({"sound": sound.id, "seconds": seconds}, status_code=201)
