@@ -22,9 +22,12 @@ from fabula.server import sounds
 from fabula.server.room_settings import COLOURS
 from fabula.store.sounds import SqliteSounds, new_sound_id
 
+from ..services import drop_schema, postgres_url, unique_name
 from .harness import Client, create_room, join_room, live_server
 from .players import play_to_end
 from .sound_samples import recording, seconds_of
+
+__all__ = ["postgres_url"]  # a fixture, used by name
 
 
 def telling(room: dict[str, Any] | None) -> bool:
@@ -198,3 +201,44 @@ async def test_a_room_without_sound_clues_takes_no_recording(tmp_path: Path) -> 
         assert refusal(response) == (400, "sound_clues_off")
         assert await stored(data, host["code"]) == []
         await mara.close()
+
+
+@pytest.mark.anyio
+async def test_on_postgresql_a_told_sound_outlives_a_restart(tmp_path: Path, postgres_url: str) -> None:
+    """The same on a ``--database`` server: the recording is kept in PostgreSQL, told, and served
+    again by a server started anew (skipped, with the reason, when PostgreSQL is unreachable)."""
+    schema = unique_name("fabula_test")
+    settings = {"database": postgres_url, "namespace": schema}
+    try:
+        with live_server(tmp_path / "data", **settings) as server:
+            host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
+            code = host["code"]
+            mara = Client(server.url, code, host["token"])
+            await mara.connect()
+            for _ in range(2):
+                assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+            assert (await mara.request({"type": "start"}))["type"] == "ack"
+            room = await mara.wait_state(telling)
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+                sent = await send(http, code, host["token"], recording("mp4", 2, rate=44100), "audio/mp4")
+            assert sent.status_code == 201, sent.text
+            sound = sent.json()["sound"]
+            act = {"type": "tell", "card": room["game"]["hand"][0], "clue": "a hum", "sound": sound}
+            assert (await mara.request({"type": "act", "action": act}))["type"] == "ack"
+            await mara.close()
+        assert not (tmp_path / "data" / "sounds.sqlite3").exists(), "kept in PostgreSQL, not beside it"
+        with live_server(tmp_path / "data", **settings) as server:
+            watcher = Client(server.url, code, None)
+            await watcher.connect()
+            # (the bots have played on: the round told with the sound is revealed, or being played)
+            state = await watcher.wait_state(lambda r: r["game"] is not None)
+            rounds = (await watcher.request({"type": "album"}))["album"]["rounds"]
+            told = rounds[0] if rounds else state["game"]
+            assert (told["clue"], told["sound"]) == ("a hum", sound)
+            async with httpx.AsyncClient(base_url=server.url) as http:
+                again = await http.get(f"/api/rooms/{code}/sounds/{sound}")
+            assert again.headers["content-type"] == "audio/mpeg"
+            assert abs(seconds_of(again.content) - 2) < 0.15
+            await watcher.close()
+    finally:
+        await drop_schema(postgres_url, schema)
