@@ -6,16 +6,33 @@ Over plain http on the LAN (no secure context) the button is not offered and one
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, Players
 from .test_album import TV, game_over, shot
 from .test_aloud import fits, in_language, reads
 from .test_quiet_vote import PHONE_360, words
-from .ui import add_bots, answered, create_room_by_api, enabled_hand_cards, join_in_ui, open_seat, play_until
+from .ui import (
+    _made_here,
+    _remember,
+    add_bots,
+    answered,
+    awaited,
+    close_reveal,
+    create_room_by_api,
+    enabled_hand_cards,
+    join_in_ui,
+    open_seat,
+    play_cards,
+    play_until,
+    vote,
+)
 
 #: A microphone that plays a beep, allowed without asking.
 FAKE_MICROPHONE = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
@@ -30,6 +47,21 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *FAKE_MICROPHONE])
         yield launched
         launched.close()
+
+
+def hold_to_record(page: Page, seconds: float = 2.5) -> None:
+    """Hold the record button ``seconds`` (by the mouse: pointer events, as a finger sends) and
+    wait until the sound is sent."""
+    record = page.locator(".recorder .record")
+    box = record.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    expect(record).to_have_class("small record recording")
+    page.wait_for_timeout(seconds * 1000)  # (what is measured is the sound's length, not this wait)
+    page.mouse.up()
+    ready = words("en")["sound.ready"].split("{seconds}")[0]
+    expect(page.locator(".recorder .record-state")).to_contain_text(ready, timeout=20_000)
 
 
 def heard(page: Page, audio: Locator) -> None:
@@ -150,3 +182,53 @@ def test_over_plain_http_on_the_lan_the_record_button_is_not_offered(players: Pl
     expect(page.locator(".record-off")).to_have_text(words("en")["sound.needs_secure"])
     expect(page.locator(".recorder .record")).to_have_count(0)
     shot(page, "sound-en-360-no-secure-context")
+
+
+def until_her_clue(page: Page, timeout: float = 90) -> None:
+    """Play ``page``'s cards and votes (never a clue) until it is her turn to tell again."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(".clue-input").count():
+        assert time.monotonic() < deadline, "her turn to tell did not come in time"
+        if close_reveal(page) or not awaited(page):
+            page.wait_for_timeout(40)
+            continue
+        bar = page.locator(".action-bar")
+        for move, label, make in (("play", "^Play", play_cards), ("vote", "^Vote", vote)):
+            button = bar.locator("button.primary", has_text=re.compile(label))
+            if button.count() and not _made_here(page, move):
+                round_text = page.locator(".table-head .round").inner_text()
+                try:
+                    make(page)
+                except PlaywrightTimeoutError:  # the table went on meanwhile
+                    break
+                _remember(page, move, round_text)
+                break
+        else:
+            page.wait_for_timeout(40)
+
+
+def test_once_allowed_the_tv_plays_each_new_sound_by_itself(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 2})
+    mara = players.open(*PHONE_360, mobile=True)
+    open_seat(mara, players.base, seat["code"], seat)
+    add_bots(mara, 2)
+    board = players.open(*TV)
+    board.goto(f"{players.base}/room/{seat['code']}/board")
+    mara.get_by_role("button", name="Start").click()
+    mara.locator(".table-screen").wait_for()
+    enabled_hand_cards(mara).first.click()
+    hold_to_record(mara, 1.5)
+    assert answered(mara, mara.locator("form.action-bar button[type=submit]").click)["type"] == "ack"
+    first = board.locator(".board-clue .board-sound")
+    first.locator(".sound-play").click()  # the one tap that allows sound
+    heard(board, first.locator("audio"))
+
+    until_her_clue(mara)
+    close_reveal(mara)  # (round 3's, shown as her turn came)
+    expect(mara.locator(".overlay")).to_have_count(0)
+    enabled_hand_cards(mara).first.click()
+    hold_to_record(mara, 1.5)
+    assert answered(mara, mara.locator("form.action-bar button[type=submit]").click)["type"] == "ack"
+    later = board.locator(".board-clue .board-sound")
+    expect(later.locator(".sound-play")).to_have_text(words("en")["sound.play_again"])
+    heard(board, later.locator("audio"))  # played with no tap
