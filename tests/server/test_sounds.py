@@ -11,6 +11,7 @@ import asyncio
 import io
 import os
 import random
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from PIL import Image
 
 from fabula.server import sounds
+from fabula.server.pictures import PictureWorker
 from fabula.server.room_settings import COLOURS
 from fabula.store.sounds import SqliteSounds, new_sound_id
 
@@ -242,3 +244,36 @@ async def test_on_postgresql_a_told_sound_outlives_a_restart(tmp_path: Path, pos
             await watcher.close()
     finally:
         await drop_schema(postgres_url, schema)
+
+
+@pytest.mark.anyio
+async def test_a_worker_that_dies_decoding_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decoding runs in a worker process, so that FFmpeg dying on a crafted file takes no server
+    with it: that recording is refused (``not_audio``), nothing is kept, and the next one is taken."""
+    real_run = PictureWorker.run
+    calls = 0
+
+    async def dies_once(worker: PictureWorker, function: Any, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise BrokenProcessPool("killed")
+        return await real_run(worker, function, *args)
+
+    monkeypatch.setattr(PictureWorker, "run", dies_once)
+    data = tmp_path / "data"
+    with live_server(data) as server:
+        host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
+        mara = Client(server.url, host["code"], host["token"])
+        await mara.connect()
+        for _ in range(2):
+            assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await mara.request({"type": "start"}))["type"] == "ack"
+        await mara.wait_state(telling)
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            first = await send(http, host["code"], host["token"], recording("webm", 1), "audio/webm")
+            assert refusal(first) == (400, "not_audio")
+            assert await stored(data, host["code"]) == []
+            second = await send(http, host["code"], host["token"], recording("webm", 1), "audio/webm")
+            assert second.status_code == 201, second.text
+        await mara.close()

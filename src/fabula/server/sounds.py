@@ -20,7 +20,9 @@ served to whoever has it, cached for a year (a sound never changes).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures.process import BrokenProcessPool
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -35,6 +37,8 @@ from .config import Config
 from .pictures import Caller, PictureCode, PictureRoutes, PictureWorker, Refused, UploadsPerMinute
 from .room import Room
 from .sound_clips import convert
+
+log = logging.getLogger("fabula.server")
 
 #: A recording is at most 1 MB as sent (10 s of Opus at a browser's bit rate is about 40 kB; WAV
 #: from an odd browser would be ~900 kB) …
@@ -105,7 +109,14 @@ class SoundRoutes:
         if declared.isdigit() and int(declared) > MOST_BYTES:
             raise self._too_big()
         data = await self._body(request.stream())
-        clip = await self.worker.run(convert, data, MOST_SECONDS + TOLERANCE_SECONDS)
+        try:
+            clip = await self.worker.run(convert, data, MOST_SECONDS + TOLERANCE_SECONDS)
+        except BrokenProcessPool:
+            # FFmpeg died on what was sent (decoding is kept out of the server's process for that):
+            # a new worker takes the next recording
+            log.warning("the sound worker died decoding a recording; started again", extra={"bytes": len(data)})
+            await self.worker.stop(timeout=1.0)
+            raise Refused(SoundCode.NOT_AUDIO, "That recording could not be decoded; record again.") from None
         if clip.refused == "sound_too_long":
             raise Refused(SoundCode.SOUND_TOO_LONG, f"A recorded clue lasts at most {MOST_SECONDS:g} seconds.")
         if clip.refused is not None or not clip.mp3:
