@@ -247,18 +247,26 @@ async def test_on_postgresql_a_told_sound_outlives_a_restart(tmp_path: Path, pos
 
 
 @pytest.mark.anyio
-async def test_a_worker_that_dies_decoding_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decoding runs in a worker process, so that FFmpeg dying on a crafted file takes no server
-    with it: that recording is refused (``not_audio``), nothing is kept, and the next one is taken."""
+@pytest.mark.parametrize("fails", ["dies", "hangs"])
+async def test_a_worker_that_dies_or_hangs_decoding_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: str
+) -> None:
+    """Decoding runs in a worker process, so that FFmpeg dying (or stuck) on a crafted file takes
+    no server with it: that recording is refused (``not_audio``), nothing is kept, and the next
+    one is taken."""
     real_run = PictureWorker.run
     calls = 0
 
     async def dies_once(worker: PictureWorker, function: Any, *args: Any) -> Any:
         nonlocal calls
         calls += 1
-        if calls == 1:
+        if calls == 1 and fails == "dies":
             raise BrokenProcessPool("killed")
+        if calls == 1:
+            await asyncio.sleep(60)
         return await real_run(worker, function, *args)
+
+    monkeypatch.setattr(sounds, "DECODE_SECONDS", 1.0)
 
     monkeypatch.setattr(PictureWorker, "run", dies_once)
     data = tmp_path / "data"
@@ -274,6 +282,7 @@ async def test_a_worker_that_dies_decoding_is_replaced(tmp_path: Path, monkeypat
             first = await send(http, host["code"], host["token"], recording("webm", 1), "audio/webm")
             assert refusal(first) == (400, "not_audio")
             assert await stored(data, host["code"]) == []
+            monkeypatch.setattr(sounds, "DECODE_SECONDS", 20.0)  # (the next starts a worker: seconds)
             second = await send(http, host["code"], host["token"], recording("webm", 1), "audio/webm")
             assert second.status_code == 201, second.text
         await mara.close()

@@ -20,6 +20,7 @@ served to whoever has it, cached for a year (a sound never changes).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -46,6 +47,9 @@ MOST_BYTES = 1_000_000
 #: … and lasts at most 10 s, with half a second for the time a recorder takes to stop.
 MOST_SECONDS = 10.0
 TOLERANCE_SECONDS = 0.5
+#: A recording is decoded within this long (a 10 s clip takes a fifth of a second; the first after a
+#: start two seconds, the worker starting), or refused.
+DECODE_SECONDS = 20.0
 #: A room keeps at most this many recordings (each recorded again is kept too, until the room
 #: goes): a game has at most a few dozen clues.
 MOST_PER_ROOM = 300
@@ -110,12 +114,14 @@ class SoundRoutes:
             raise self._too_big()
         data = await self._body(request.stream())
         try:
-            clip = await self.worker.run(convert, data, MOST_SECONDS + TOLERANCE_SECONDS)
-        except BrokenProcessPool:
-            # FFmpeg died on what was sent (decoding is kept out of the server's process for that):
-            # a new worker takes the next recording
-            log.warning("the sound worker died decoding a recording; started again", extra={"bytes": len(data)})
-            await self.worker.stop(timeout=1.0)
+            clip = await asyncio.wait_for(
+                self.worker.run(convert, data, MOST_SECONDS + TOLERANCE_SECONDS), DECODE_SECONDS
+            )
+        except (BrokenProcessPool, TimeoutError):
+            # FFmpeg died on what was sent, or is stuck in it (decoding is kept out of the server's
+            # process for that): the worker is ended, and a new one takes the next recording
+            log.warning("the sound worker failed on a recording; started again", extra={"bytes": len(data)})
+            await self.worker.stop(timeout=0.1)
             raise Refused(SoundCode.NOT_AUDIO, "That recording could not be decoded; record again.") from None
         if clip.refused == "sound_too_long":
             raise Refused(SoundCode.SOUND_TOO_LONG, f"A recorded clue lasts at most {MOST_SECONDS:g} seconds.")
