@@ -76,11 +76,13 @@ async def test_with_nobody_at_the_table_the_bot_storyteller_goes_on_at_its_own_p
     with live_server(tmp_path / "data", bot_reveal_seconds=PAUSE, disconnect_grace_seconds=3600) as server:
         host, code, _ = await round_two_with_a_bot_telling(server)
         assert (await host.request({"type": "leave"}))["type"] == "ack"  # a bot plays the seat from now on
-        for _ in range(300):
-            if await clues_told(server, code) == 2:
+        # Half the pause: had the bot waited it out, no second clue would be told by then. The bots
+        # play on by themselves, so later rounds' clues may be told too.
+        for _ in range(int(PAUSE / 2 / 0.1)):
+            if await clues_told(server, code) >= 2:
                 break
             await asyncio.sleep(0.1)
-        assert await clues_told(server, code) == 2, "the bot told without waiting out the pause"
+        assert await clues_told(server, code) >= 2, "the bot waited out the pause with nobody at the table"
         await host.close()
 
 
