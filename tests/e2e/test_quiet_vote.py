@@ -122,7 +122,7 @@ def test_in_mode_teams_the_partner_may_still_be_written_to_during_the_vote(playe
     open_chat(page)
     chat = page.locator("details.chat input[name=chat]")
     expect(chat).to_be_enabled()
-    expect(chat).to_have_attribute("placeholder", "Say something to your partner")
+    expect(chat).to_have_attribute("placeholder", "To your partner")
     partner_only = page.locator(".chat-form input[type=checkbox]")
     expect(partner_only).to_be_checked()
     expect(partner_only).to_be_disabled()  # (a line to the whole table would be refused now)

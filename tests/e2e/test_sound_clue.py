@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from .conftest import CHROMIUM, CHROMIUM_ARGS, Players
 from .test_album import TV, game_over, shot
 from .test_aloud import fits, in_language, reads
+from .test_audience import join_audience
 from .test_quiet_vote import PHONE_360, words
 from .ui import (
     _made_here,
@@ -84,6 +85,7 @@ def test_a_phone_records_a_sound_and_the_table_the_tv_and_the_album_play_it(play
     ben = players.open(*PHONE_360, mobile=True)
     join_in_ui(ben, players.base, code, "Ben")
     add_bots(mara, 1)
+    crowd = join_audience(players, code, "Ada")  # (in English: the helper reads its buttons)
     board = players.open(*TV)
     board.goto(f"{players.base}/rules")
     board.evaluate("(language) => localStorage.setItem('fabula.language', language)", language)
@@ -134,6 +136,13 @@ def test_a_phone_records_a_sound_and_the_table_the_tv_and_the_album_play_it(play
     fits(ben)
     shot(ben, f"sound-{language}-360-listen")
 
+    # the audience's phone plays it too
+    crowd_listen = crowd.locator(".clue.aloud .sound-clue .sound-play")
+    reads(crowd_listen, "▶" + words("en")["sound.listen"].replace("{name}", "Mara"))
+    crowd_listen.click()
+    heard(crowd, crowd.locator(".clue.aloud .sound-clue audio"))
+    shot(crowd, f"sound-{language}-360-audience")
+
     # the TV: a first tap allows sound and plays it; then the button plays it again
     tv_button = board.locator(".board-clue .board-sound .sound-play")
     expect(tv_button).to_have_text(said["board.allow_sound"])
@@ -151,6 +160,10 @@ def test_a_phone_records_a_sound_and_the_table_the_tv_and_the_album_play_it(play
     expect(clue).to_contain_text("Mara")
     clue.locator(".sound-play").click()
     heard(ben, clue.locator("audio"))
+    crowd_clue = crowd.locator(".album .album-round .reveal-clue").first
+    expect(crowd_clue).to_contain_text(words("en")["album.sound_clue"])
+    crowd_clue.locator(".sound-play").click()
+    heard(crowd, crowd_clue.locator("audio"))
     shot(ben, f"sound-{language}-360-album", full_page=True)
 
     # the replay keeps the round's play button (paused, and back at the first round, to look)

@@ -18,6 +18,7 @@ import { cardImage, cardViewer, describeCards, errorText, markRabbits, memberNam
 import { roundParts } from "./reveal.js";
 import { pausedWords, phaseTimer } from "./room/clock.js";
 import { roomCode } from "./room/streamer.js";
+import { soundPlayer } from "./sound.js";
 
 const KEPT = "fabula.audience";
 const NAME_MAX = CHOICES.text_max.name;
@@ -302,8 +303,8 @@ export function audienceScreen(ctx, code) {
     else if (game.phase === "play") line = t("audience.playing", { names: listText(game.awaiting.map(nameOf)) || "…" });
     else if (mine) line = t("audience.voted", { slot: slotOf(game, mine) });
     else line = t("audience.pick", { name: teller });
-    const clue = game.aloud
-      ? aloudHeading("p.clue", { clue: game.clue, name: teller, own: false, bots: false })
+    const clue = game.aloud || game.sound
+      ? aloudHeading("p.clue", { clue: game.clue, name: teller, own: false, bots: false, sound: game.sound, code })
       : game.clue
         ? h("p.clue", { "aria-label": t("table.clue_label") }, t("table.quoted_clue", { clue: game.clue }))
         : null;
@@ -387,7 +388,7 @@ export function audienceScreen(ctx, code) {
     return h(
       "section.audience-result",
       { "data-round": last.round },
-      h("h3", {}, t("table.round", { round: last.round }), " · ", hasClue(last.clue, last.aloud) ? clueWords(last.clue, last.aloud) : ""),
+      h("h3", {}, t("table.round", { round: last.round }), " · ", hasClue(last.clue, last.aloud, last.sound) ? clueWords(last.clue, last.aloud, last.sound) : "", last.sound ? [" ", soundPlayer(last.sound, { code })] : null),
       h("p.audience-verdict", { class: !mine ? "" : mine === last.storyteller_card ? "right" : "wrong", role: "status" }, verdict),
       crowd ? h("p.crowd-line", {}, crowdFound(crowd)) : null,
       parts.cards,
