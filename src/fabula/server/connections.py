@@ -1,8 +1,10 @@
 """Connections: one WebSocket each, its outbox and its rate limits, and how many one address holds.
 
 A connection never writes to its socket itself: whatever the server sends goes into its
-`Outbox`, which the socket's sender task (`fabula.server.app`) empties, so that a slow client
-holds up only itself.
+`Outbox`, which the socket's sender task (`fabula.server.play_socket`) empties, so that a slow
+client holds up only itself. What goes to a crowd (the spectators' and the audience's state) is
+*paced*: its outboxes wake a slice per turn of the event loop (`Pacer`), so that a player's move
+read meanwhile waits for a few dozen sends, not for thousands.
 """
 
 from __future__ import annotations
@@ -54,6 +56,43 @@ class TokenBucket:
         return True
 
 
+#: How many paced outboxes wake in one turn of the event loop. Between two turns the loop reads
+#: its sockets: a move that arrives while a state goes to 2,000 watchers waits for at most this
+#: many sends (about 3 ms), not for all of them (about 170 ms).
+PACED_PER_TURN = 32
+
+
+class Pacer:
+    """Outboxes to wake, `PACED_PER_TURN` a turn of the running event loop, first come first
+    woken (one for the whole process, so that two rooms' crowds take turns too)."""
+
+    def __init__(self) -> None:
+        self._due: deque[Outbox] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stepping = False
+
+    def wake(self, outbox: Outbox) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # (a loop gone, e.g. a test's, left nothing to wake here)
+            self._loop, self._stepping = loop, False
+            self._due.clear()
+        self._due.append(outbox)
+        if not self._stepping:
+            self._stepping = True
+            loop.call_soon(self._step)
+
+    def _step(self) -> None:
+        for _ in range(min(PACED_PER_TURN, len(self._due))):
+            self._due.popleft().wake()
+        if self._due and self._loop is not None:
+            self._loop.call_soon(self._step)
+        else:
+            self._stepping = False
+
+
+PACER = Pacer()
+
+
 class Outbox:
     """What a connection still has to send. A state snapshot replaces an unsent older one in its
     place (each is complete, and a state still comes before the ``ack`` sent after it), so a slow
@@ -62,9 +101,12 @@ class Outbox:
     def __init__(self) -> None:
         self._queue: deque[tuple[bool, bytes]] = deque()
         self._ready = asyncio.Event()
+        self._pacing = False
         self.closed = False
 
-    def put(self, data: bytes, *, is_state: bool = False) -> None:
+    def put(self, data: bytes, *, is_state: bool = False, paced: bool = False) -> None:
+        """Queue ``data``; ``paced``: its sender wakes when the `PACER` comes to it (what goes to
+        a crowd), else at once."""
         if self.closed:
             return
         if is_state:
@@ -73,6 +115,15 @@ class Outbox:
                     self._queue[index] = (True, data)
                     return
         self._queue.append((is_state, data))
+        if not paced:
+            self._ready.set()
+        elif not self._pacing and not self._ready.is_set():
+            self._pacing = True
+            PACER.wake(self)
+
+    def wake(self) -> None:
+        """The `PACER` came to this outbox."""
+        self._pacing = False
         self._ready.set()
 
     def drain(self) -> list[bytes]:
@@ -113,12 +164,13 @@ class Connection:
     #: the audience standing last sent to this connection (sent again only when it changes)
     standing: AudienceYou | None = None
 
-    def send(self, message: p.AnyServerMessage) -> None:
-        self.outbox.put(p.encode(message), is_state=isinstance(message, p.State))
+    def send(self, message: p.AnyServerMessage, *, paced: bool = False) -> None:
+        self.outbox.put(p.encode(message), is_state=isinstance(message, p.State), paced=paced)
 
-    def send_state(self, encoded: bytes) -> None:
-        """A `State` encoded once for every connection that sees the same (the spectators')."""
-        self.outbox.put(encoded, is_state=True)
+    def send_state(self, encoded: bytes, *, paced: bool = False) -> None:
+        """A `State` encoded once for every connection that sees the same (the spectators',
+        ``paced``: `Outbox.put`)."""
+        self.outbox.put(encoded, is_state=True, paced=paced)
 
     def close(self) -> None:
         """Send nothing more (the socket is gone)."""

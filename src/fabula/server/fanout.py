@@ -66,14 +66,14 @@ class FanOut:
         encoded = {member: p.encode(p.State(snapshot)) for member, snapshot in snapshots.items()}
         if None in encoded:
             live.spectator_state = (self._spectators_key(live), encoded[None])
-        # the players' first: each connection's sender runs in the order their states were put,
+        # the players' at once, the watchers' paced (a slice of them a turn of the event loop),
         # so thousands of watchers queue behind the table, not the table behind them
         for connection in presence.connections:
             if connection.member is not None:
                 connection.send_state(encoded[connection.member])
         for connection in presence.connections:
             if connection.member is None:
-                connection.send_state(encoded[None])
+                connection.send_state(encoded[None], paced=True)
         self.standings(live)
 
     def state_for(self, live: LiveRoom, member: int | None) -> bytes:
@@ -125,7 +125,7 @@ class FanOut:
             standing = room.crowd.standing(watcher.id, watcher.name, round_number)
             if standing != connection.standing:
                 connection.standing = standing
-                connection.send(p.AudienceStanding(standing))
+                connection.send(p.AudienceStanding(standing), paced=True)
 
     @staticmethod
     def chat(live: LiveRoom, said: Said) -> None:

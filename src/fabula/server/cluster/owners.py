@@ -295,7 +295,7 @@ class RoomOwners:
             for session in frame.sessions:
                 relaying = self._relaying.get(session)
                 if relaying is not None and relaying[0] is link:
-                    relaying[1].received(frame.data, frame.state)
+                    relaying[1].received(frame.data, frame.state, shared=True)
         elif isinstance(frame, Answer):
             waiting = self._answers.get(frame.request)
             if waiting is not None and waiting[0] is link and not waiting[1].done():

@@ -44,7 +44,8 @@ class LineOutbox(Outbox):
         super().__init__()
         self.line = line
 
-    def put(self, data: bytes, *, is_state: bool = False) -> None:
+    def put(self, data: bytes, *, is_state: bool = False, paced: bool = False) -> None:
+        del paced  # (the relaying process paces what it sends to a crowd)
         if not self.closed:
             self.line.outbound(data, is_state)
 
@@ -77,8 +78,8 @@ class Hosted:
         self.serving = asyncio.create_task(self._serve(), name=f"relayed connection {code}")
         metrics.hosted.inc()
 
-    def received(self, data: bytes, state: bool) -> None:
-        del state  # (only the owner sends states)
+    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
+        del state, shared  # (only the owner sends states, and to a crowd)
         self._inbox.put_nowait(data)
 
     def ended(self, code: int | None) -> None:
@@ -103,8 +104,8 @@ class Relaying:
         self.connection = connection
         self.closing = CLOSE_RECONNECT
 
-    def received(self, data: bytes, state: bool) -> None:
-        self.connection.outbox.put(data, is_state=state)
+    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
+        self.connection.outbox.put(data, is_state=state, paced=shared)
 
     def ended(self, code: int | None) -> None:
         self.closing = CLOSE_RECONNECT if code is None else code
