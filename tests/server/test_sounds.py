@@ -64,6 +64,20 @@ def refusal(response: httpx.Response) -> tuple[int, str]:
     return response.status_code, response.json()["error"]["code"]
 
 
+async def telling_with_two_bots(url: str, **settings: Any) -> tuple[dict[str, Any], Client, dict[str, Any]]:
+    """A room Mara made (``settings`` as `create_room` takes them), two easy bots, the game started
+    and Mara telling: her seat, her connection and the room's state."""
+    host = await create_room(url, "Mara", COLOURS[0], options={"first_storyteller": 0}, **settings)
+    mara = Client(url, host["code"], host["token"])
+    await mara.connect()
+    for _ in range(2):
+        assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+    assert (await mara.request({"type": "start"}))["type"] == "ack"
+    room = await mara.wait_state(telling)
+    assert room is not None
+    return host, mara, room
+
+
 @pytest.mark.anyio
 async def test_a_recorded_clue_is_checked_kept_told_and_heard_by_everyone(tmp_path: Path) -> None:
     data = tmp_path / "data"
@@ -171,13 +185,7 @@ async def test_a_room_keeps_a_limited_number_of_recordings(tmp_path: Path, monke
     monkeypatch.setattr(sounds, "MOST_PER_ROOM", 2)
     data = tmp_path / "data"
     with live_server(data) as server:
-        host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
-        mara = Client(server.url, host["code"], host["token"])
-        await mara.connect()
-        for _ in range(2):
-            assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
-        assert (await mara.request({"type": "start"}))["type"] == "ack"
-        await mara.wait_state(telling)
+        host, mara, _ = await telling_with_two_bots(server.url)
         body = recording("mp4", 1)
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             answers = [await send(http, host["code"], host["token"], body, "audio/mp4") for _ in range(3)]
@@ -191,13 +199,7 @@ async def test_a_room_keeps_a_limited_number_of_recordings(tmp_path: Path, monke
 async def test_a_room_without_sound_clues_takes_no_recording(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with live_server(data) as server:
-        host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0}, sound_clues=False)
-        mara = Client(server.url, host["code"], host["token"])
-        await mara.connect()
-        for _ in range(2):
-            assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
-        assert (await mara.request({"type": "start"}))["type"] == "ack"
-        await mara.wait_state(telling)
+        host, mara, _ = await telling_with_two_bots(server.url, sound_clues=False)
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             response = await send(http, host["code"], host["token"], recording("webm", 2), "audio/webm")
         assert refusal(response) == (400, "sound_clues_off")
@@ -213,14 +215,8 @@ async def test_on_postgresql_a_told_sound_outlives_a_restart(tmp_path: Path, pos
     settings = {"database": postgres_url, "namespace": schema}
     try:
         with live_server(tmp_path / "data", **settings) as server:
-            host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
+            host, mara, room = await telling_with_two_bots(server.url)
             code = host["code"]
-            mara = Client(server.url, code, host["token"])
-            await mara.connect()
-            for _ in range(2):
-                assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
-            assert (await mara.request({"type": "start"}))["type"] == "ack"
-            room = await mara.wait_state(telling)
             async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
                 sent = await send(http, code, host["token"], recording("mp4", 2, rate=44100), "audio/mp4")
             assert sent.status_code == 201, sent.text
@@ -271,13 +267,7 @@ async def test_a_worker_that_dies_or_hangs_decoding_is_replaced(
     monkeypatch.setattr(PictureWorker, "run", dies_once)
     data = tmp_path / "data"
     with live_server(data) as server:
-        host = await create_room(server.url, "Mara", COLOURS[0], options={"first_storyteller": 0})
-        mara = Client(server.url, host["code"], host["token"])
-        await mara.connect()
-        for _ in range(2):
-            assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
-        assert (await mara.request({"type": "start"}))["type"] == "ack"
-        await mara.wait_state(telling)
+        host, mara, _ = await telling_with_two_bots(server.url)
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             first = await send(http, host["code"], host["token"], recording("webm", 1), "audio/webm")
             assert refusal(first) == (400, "not_audio")

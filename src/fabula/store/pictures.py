@@ -30,18 +30,16 @@ without a link goes with its room, as before.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sqlite3
 import string
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol
 
-_T = TypeVar("_T")
+from .threaded import OneAtATime
 
 #: A deck's name: ``u`` and 26 base-32 characters (130 random bits), so that its card ids — and
 #: so the pictures' URLs — cannot be guessed, and read as a deck name the library accepts.
@@ -268,15 +266,7 @@ class SqlitePictures:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         _migrate(self._db, path)
-        # one connection, used from worker threads one call at a time
-        self._lock = threading.Lock()
-
-    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        def locked() -> _T:
-            with self._lock:
-                return work(self._db)
-
-        return await asyncio.to_thread(locked)
+        self._run = OneAtATime(self._db)
 
     async def deck_of(self, room: str, at: float) -> str:
         def work(db: sqlite3.Connection) -> str:

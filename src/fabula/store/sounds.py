@@ -18,16 +18,13 @@ Both behave alike.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sqlite3
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol
 
-_T = TypeVar("_T")
+from .threaded import OneAtATime
 
 
 def new_sound_id() -> str:
@@ -83,15 +80,7 @@ class SqliteSounds:
         self._db.execute("PRAGMA journal_mode=WAL")
         for statement in _SCHEMA:
             self._db.execute(statement)
-        # one connection, used from worker threads one call at a time
-        self._lock = threading.Lock()
-
-    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        def locked() -> _T:
-            with self._lock:
-                return work(self._db)
-
-        return await asyncio.to_thread(locked)
+        self._run = OneAtATime(self._db)
 
     async def add(self, sound: NewSound, at: float) -> None:
         await self._run(
