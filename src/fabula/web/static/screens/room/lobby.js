@@ -211,6 +211,7 @@ export function lobbyPart(v) {
       timersLine(room.settings),
       controls,
       ui.message ? h("p.error", { role: "alert" }, ui.message) : null,
+      askList(room, send), // (streamer mode: who waits to join, by the buttons, on a phone's first screen)
       hostLine(room),
       problem && room.you ? h("p.start-problem", { role: "status" }, problem) : null,
       host ? h("p.hint.bot-language", {}, t("lobby.bot_language")) : null,
@@ -218,7 +219,6 @@ export function lobbyPart(v) {
       extendedTimers(room),
       soundSetting(room, send, () => ui.room),
       streamerSetting(room, send, () => ui.room),
-      askList(room, send),
       seats,
       audienceLine(room), // (who came to watch and vote: how many)
       teams,
