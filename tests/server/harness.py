@@ -38,7 +38,7 @@ class LiveServer(ServerThread):
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        super().__init__(create_app(config))
+        super().__init__(create_app(config), shared_compression=config.compression == "shared")
 
     def shift_clock(self, seconds: float) -> None:
         """Move the server's clock forward and let every room re-plan (timers, absent players)."""

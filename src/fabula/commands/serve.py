@@ -62,6 +62,7 @@ def run(config: Config) -> int:
         uvicorn_config(
             app,
             log_level=config.log_level.lower(),
+            shared_compression=config.compression == "shared",
             log_config=None,  # logs.configure made uvicorn's loggers write our lines
             proxy_headers=True,
             timeout_graceful_shutdown=config.shutdown_seconds,

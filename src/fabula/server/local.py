@@ -20,6 +20,8 @@ from typing import Any
 
 import uvicorn
 
+from .shared_deflate import FabulaWebSockets
+
 #: Messages above this size close the connection outright (close code 1009); below it, and above
 #: ``max_message_bytes``, they are answered with an error and the connection goes on.
 WS_HARD_LIMIT = 1 << 20
@@ -40,14 +42,18 @@ def listener(host: str, port: int) -> socket.socket:
     return sock
 
 
-def uvicorn_config(app: Any, *, log_level: str = "warning", **options: Any) -> uvicorn.Config:
-    """uvicorn's configuration for ``app``, with the WebSocket limits and pings of `fabula serve`."""
+def uvicorn_config(
+    app: Any, *, log_level: str = "warning", shared_compression: bool = True, **options: Any
+) -> uvicorn.Config:
+    """uvicorn's configuration for ``app``, with the WebSocket limits and pings of `fabula serve`
+    (``shared_compression``: `fabula.server.shared_deflate`, else uvicorn's own)."""
     settings: dict[str, Any] = {
         "log_level": log_level,
         "ws_max_size": WS_HARD_LIMIT,
         "ws_ping_interval": 20,
         "ws_ping_timeout": 20,
         "access_log": False,
+        "ws": FabulaWebSockets if shared_compression else "auto",
     }
     return uvicorn.Config(app, **(settings | options))
 

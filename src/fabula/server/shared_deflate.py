@@ -1,0 +1,116 @@
+"""permessage-deflate with each message compressed once, however many connections send it.
+
+A state for a crowd is the very same text for thousands of connections. Compressed the usual way
+(each connection's compressor keeps its window between messages, "context takeover") it must be
+compressed once per connection — most of what a send costs. Without context takeover a message
+compresses to the same bytes on every connection, so the server negotiates
+``server_no_context_takeover`` and keeps the newest few compressed messages: the second to the
+ten-thousandth connection sending a state take its bytes from there. (A message compresses a little
+less well alone; the server keeps no compressor per connection between messages either.)
+
+Served by `FabulaWebSockets`, uvicorn's own WebSocket protocol with this extension in place of
+the standard one (`fabula.server.local.uvicorn_config`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import CONT, Frame
+from websockets.server import ServerProtocol
+from websockets.typing import ExtensionParameter
+
+#: Messages shorter than this are compressed on each connection as they come (an answer, an ack:
+#: one connection's own, and cheap).
+SHARED_FROM_BYTES = 512
+#: How many compressed messages are kept (a room's newest states; a few rooms' at once).
+KEPT = 32
+
+
+class CompressedOnce:
+    """The newest compressed messages, by their text (one for the whole process)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[bytes, int], bytes] = OrderedDict()
+        self.made = self.reused = 0
+
+    def get(self, data: bytes, window_bits: int) -> bytes | None:
+        found = self._kept.get((data, window_bits))
+        if found is not None:
+            self.reused += 1
+        return found
+
+    def keep(self, data: bytes, window_bits: int, compressed: bytes) -> None:
+        self.made += 1
+        self._kept[(data, window_bits)] = compressed
+        if len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+
+
+COMPRESSED = CompressedOnce()
+
+
+class SharedDeflate(PerMessageDeflate):
+    """permessage-deflate without the server's context takeover, a long message's compressed
+    bytes shared (`COMPRESSED`)."""
+
+    def encode(self, frame: Frame) -> Frame:
+        shareable = (
+            self.local_no_context_takeover
+            and frame.fin
+            and frame.opcode is not CONT
+            and len(frame.data) >= SHARED_FROM_BYTES
+        )
+        if not shareable:
+            return super().encode(frame)
+        data = bytes(frame.data)
+        compressed = COMPRESSED.get(data, self.local_max_window_bits)
+        if compressed is None:
+            compressed = bytes(super().encode(frame).data)
+            COMPRESSED.keep(data, self.local_max_window_bits, compressed)
+        return Frame(frame.opcode, compressed, frame.fin, True, frame.rsv2, frame.rsv3)
+
+
+class SharedDeflateFactory(ServerPerMessageDeflateFactory):
+    """Negotiates permessage-deflate as websockets does, always without the server's context
+    takeover, and compresses with `SharedDeflate`."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(server_no_context_takeover=True, **settings)
+
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        response, standard = super().process_request_params(params, accepted_extensions)
+        shared = SharedDeflate(
+            standard.remote_no_context_takeover,
+            standard.local_no_context_takeover,
+            standard.remote_max_window_bits,
+            standard.local_max_window_bits,
+            standard.compress_settings,
+        )
+        return response, shared
+
+
+class FabulaWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets' sans-I/O core), with `SharedDeflateFactory` as
+    its permessage-deflate — the same window and memory settings as uvicorn's own."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:
+            self.conn = ServerProtocol(
+                extensions=[
+                    SharedDeflateFactory(
+                        server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5}
+                    )
+                ],
+                max_size=self.config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
+            )

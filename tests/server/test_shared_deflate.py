@@ -1,0 +1,96 @@
+"""A crowd's state is compressed once for every connection (permessage-deflate without the
+server's context takeover), and every connection reads it whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
+
+from fabula.server.room_settings import COLOURS
+from fabula.server.shared_deflate import COMPRESSED, SHARED_FROM_BYTES, SharedDeflate
+
+from .harness import Client, create_room, live_server
+
+
+def _server_side() -> SharedDeflate:
+    """One connection's extension as `SharedDeflateFactory` makes it for a browser's offer."""
+    return SharedDeflate(False, True, 12, 12, {"memLevel": 5})
+
+
+def _client_side() -> PerMessageDeflate:
+    """The client's end of that negotiation: the server's messages each compressed alone."""
+    return PerMessageDeflate(True, False, 12, 12)
+
+
+def test_a_long_message_is_compressed_once_and_reads_back_whole_on_every_connection() -> None:
+    states = [json.dumps({"type": "state", "n": n, "players": ["Mara", "Ben", "Lin"] * 40}).encode() for n in range(2)]
+    assert all(len(state) >= SHARED_FROM_BYTES for state in states)
+    connections = [(_server_side(), _client_side()) for _ in range(3)]
+    made, reused = COMPRESSED.made, COMPRESSED.reused
+
+    for state in states:
+        sent = [server.encode(Frame(Opcode.TEXT, state)) for server, _ in connections]
+        assert len({bytes(frame.data) for frame in sent}) == 1, "the same bytes on every connection"
+        assert all(frame.rsv1 for frame in sent), "marked compressed"
+        assert len(sent[0].data) < len(state)
+        for frame, (_, client) in zip(sent, connections, strict=True):
+            assert client.decode(frame).data == state
+
+    assert (COMPRESSED.made - made, COMPRESSED.reused - reused) == (2, 4)
+
+
+def test_a_short_message_is_compressed_on_its_own_connection() -> None:
+    server, client = _server_side(), _client_side()
+    made = COMPRESSED.made
+    ack = b'{"type":"ack","id":"m1","seq":3}'
+    frame = server.encode(Frame(Opcode.TEXT, ack))
+    assert frame.rsv1
+    assert client.decode(frame).data == ack
+    assert COMPRESSED.made == made
+
+
+@pytest.mark.anyio
+async def test_the_server_negotiates_it_and_spectators_share_one_compressed_state(tmp_path: Path) -> None:
+    with live_server(tmp_path / "data") as server:
+        host = await create_room(server.url, "Mara", COLOURS[0])
+        mara = Client(server.url, host["code"], host["token"])
+        watchers = [Client(server.url, host["code"], None) for _ in range(4)]
+        for client in [mara, *watchers]:
+            assert (await client.connect())["type"] == "welcome"
+        socket = watchers[0].socket
+        assert socket is not None
+        assert socket.response is not None
+        negotiated = socket.response.headers["Sec-WebSocket-Extensions"]
+        assert "permessage-deflate" in negotiated
+        assert "server_no_context_takeover" in negotiated
+        reused = COMPRESSED.reused
+
+        assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        states = [await watcher.wait_state(lambda room: len(room["members"]) == 2) for watcher in watchers]
+
+        assert all(state == states[0] for state in states), "every spectator read the same state whole"
+        assert COMPRESSED.reused - reused >= len(watchers) - 1, "compressed once for the spectators"
+        for client in [mara, *watchers]:
+            await client.close()
+
+
+@pytest.mark.anyio
+async def test_per_connection_compression_keeps_each_connections_window(tmp_path: Path) -> None:
+    """``--compression per-connection``: permessage-deflate as websockets negotiates it, the
+    server's context kept between messages (the fewest bytes)."""
+    with live_server(tmp_path / "data", compression="per-connection") as server:
+        host = await create_room(server.url, "Mara", COLOURS[0])
+        mara = Client(server.url, host["code"], host["token"])
+        assert (await mara.connect())["type"] == "welcome"
+        socket = mara.socket
+        assert socket is not None
+        assert socket.response is not None
+        negotiated = socket.response.headers["Sec-WebSocket-Extensions"]
+        assert "permessage-deflate" in negotiated
+        assert "server_no_context_takeover" not in negotiated
+        assert (await mara.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        await mara.close()
