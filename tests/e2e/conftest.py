@@ -36,17 +36,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Chromium for one test module. Not for the whole session: while Playwright's sync API is
-    running, its event loop counts as running in this thread, and the async tests that share the
-    process (pytest -n) could not start theirs."""
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """Chromium for one test module, with the module's ``CHROMIUM_EXTRA_ARGS`` if it has them (a
+    fake microphone, say). Not for the whole session: while Playwright's sync API is running, its
+    event loop counts as running in this thread, and the async tests that share the process
+    (pytest -n) could not start theirs."""
     if not CHROMIUM.exists():
         reason = f"the browser tests need Chromium at {CHROMIUM} (apt install chromium, or set FABULA_CHROMIUM)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        extra: list[str] = getattr(request.module, "CHROMIUM_EXTRA_ARGS", [])
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *extra])
         yield launched
         launched.close()
 

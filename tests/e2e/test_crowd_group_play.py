@@ -7,12 +7,10 @@ readable from three metres, as every other word on the TV."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, Players
+from .conftest import Players
 from .test_album import PHONE_360, TV, game_over, shot, too_small
 from .test_pause import in_language
 from .test_sound_clue import FAKE_MICROPHONE, hold_to_record
@@ -26,16 +24,8 @@ from .ui import (
     start_game,
 )
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """This module's Chromium, with the fake microphone (a sound clue is recorded below)."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"the browser tests need Chromium at {CHROMIUM}")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *FAKE_MICROPHONE])
-        yield launched
-        launched.close()
+#: This module's Chromium has a fake microphone (`conftest.browser`): a sound clue is recorded below.
+CHROMIUM_EXTRA_ARGS = FAKE_MICROPHONE
 
 
 def test_the_host_sees_a_join_request_on_the_phones_first_screen(players: Players) -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, Players
+from .conftest import Players
 from .test_album import TV, game_over, shot
 from .test_aloud import fits, in_language, reads
 from .test_audience import join_audience
@@ -37,17 +36,8 @@ from .ui import (
 
 #: A microphone that plays a beep, allowed without asking.
 FAKE_MICROPHONE = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """This module's Chromium, with the fake microphone."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"the browser tests need Chromium at {CHROMIUM}")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *FAKE_MICROPHONE])
-        yield launched
-        launched.close()
+#: This module's Chromium has it (`conftest.browser`).
+CHROMIUM_EXTRA_ARGS = FAKE_MICROPHONE
 
 
 def hold_to_record(page: Page, seconds: float = 2.5) -> None:
