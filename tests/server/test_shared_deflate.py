@@ -43,12 +43,13 @@ def test_a_long_message_is_compressed_once_and_reads_back_whole_on_every_connect
     assert (COMPRESSED.made - made, COMPRESSED.reused - reused) == (2, 4)
 
 
-def test_a_short_message_is_compressed_on_its_own_connection() -> None:
+def test_a_short_message_goes_uncompressed_and_reads_back_whole() -> None:
     server, client = _server_side(), _client_side()
     made = COMPRESSED.made
     ack = b'{"type":"ack","id":"m1","seq":3}'
     frame = server.encode(Frame(Opcode.TEXT, ack))
-    assert frame.rsv1
+    assert not frame.rsv1
+    assert frame.data == ack
     assert client.decode(frame).data == ack
     assert COMPRESSED.made == made
 

@@ -22,12 +22,13 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
-from websockets.frames import CONT, Frame
+from websockets.frames import CONT, CTRL_OPCODES, Frame
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-#: Messages shorter than this are compressed on each connection as they come (an answer, an ack:
-#: one connection's own, and cheap).
+#: Messages shorter than this are sent uncompressed (permessage-deflate lets each message say
+#: whether it is compressed): an ack or an answer gains a few bytes, and a compressor made for
+#: it costs more than it saves.
 SHARED_FROM_BYTES = 512
 #: How many compressed messages are kept (a room's newest states; a few rooms' at once).
 KEPT = 32
@@ -61,14 +62,11 @@ class SharedDeflate(PerMessageDeflate):
     bytes shared (`COMPRESSED`)."""
 
     def encode(self, frame: Frame) -> Frame:
-        shareable = (
-            self.local_no_context_takeover
-            and frame.fin
-            and frame.opcode is not CONT
-            and len(frame.data) >= SHARED_FROM_BYTES
-        )
-        if not shareable:
+        whole = self.local_no_context_takeover and frame.fin and frame.opcode is not CONT
+        if not whole or frame.opcode in CTRL_OPCODES:
             return super().encode(frame)
+        if len(frame.data) < SHARED_FROM_BYTES:
+            return frame
         data = bytes(frame.data)
         compressed = COMPRESSED.get(data, self.local_max_window_bits)
         if compressed is None:
