@@ -14,7 +14,6 @@ the standard one (`fabula.server.local.uvicorn_config`).
 
 from __future__ import annotations
 
-import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +22,6 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import CONT, CTRL_OPCODES, Frame
-from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
 #: Messages shorter than this are sent uncompressed (permessage-deflate lets each message say
@@ -96,19 +94,18 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
         return response, shared
 
 
+#: The factory every connection negotiates with (it keeps no state of its own): the same window and
+#: memory settings as uvicorn's own permessage-deflate.
+SHARED_DEFLATE = SharedDeflateFactory(
+    server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5}
+)
+
+
 class FabulaWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol (websockets' sans-I/O core), with `SharedDeflateFactory` as
-    its permessage-deflate — the same window and memory settings as uvicorn's own."""
+    """uvicorn's WebSocket protocol (websockets' sans-I/O core), offering `SHARED_DEFLATE` as its
+    permessage-deflate instead of the standard one."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
-            self.conn = ServerProtocol(
-                extensions=[
-                    SharedDeflateFactory(
-                        server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5}
-                    )
-                ],
-                max_size=self.config.ws_max_size,
-                logger=logging.getLogger("uvicorn.error"),
-            )
+            self.conn.available_extensions = [SHARED_DEFLATE]
