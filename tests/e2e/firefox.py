@@ -1,0 +1,169 @@
+"""Debian's Firefox ESR as one more browser of a browser test, driven through Marionette with
+Mozilla's own client (marionette-driver): Playwright drives only its own builds of Firefox, which
+cannot be downloaded here. Headless, with a fake microphone allowed without asking, and Firefox's
+own autoplay policy (audible media waits for a tap).
+
+>>> with firefox_window(360, 800) as phone:  # doctest: +SKIP
+...     phone.go(f"{base}/rules")
+...     phone.wait_for(".rules")
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from marionette_driver.by import By
+from marionette_driver.marionette import Marionette, WebElement
+
+FIREFOX = Path(os.environ.get("FABULA_FIREFOX", "/usr/bin/firefox-esr"))
+
+PREFERENCES = {
+    "media.navigator.streams.fake": True,  # a microphone that plays a tone
+    "media.navigator.permission.disabled": True,
+    "media.autoplay.default": 1,  # Firefox's own default, said aloud: audible media waits for a tap
+    "ui.useOverlayScrollbars": 1,  # as a phone's: they take no width
+    "intl.accept_languages": "en-US",  # the tests read English labels, whatever the machine's language
+}
+
+NARROWEST_WINDOW = 500
+
+#: Collects the page's uncaught errors, as Chromium's tests do (Marionette has no hook that runs
+#: before a page's scripts: this one is added after each navigation).
+COLLECT_ERRORS = """
+if (!window.fabulaErrors) {
+  window.fabulaErrors = [];
+  window.addEventListener("error", (event) => window.fabulaErrors.push(String(event.message)));
+  window.addEventListener("unhandledrejection", (event) => window.fabulaErrors.push(String(event.reason)));
+}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class FirefoxPage:
+    """The one window of a Firefox: what a test does with it reads like Playwright's page."""
+
+    def __init__(self, client: Marionette, width: int, zoom: float) -> None:
+        self.client, self.width, self.zoom = client, width, zoom
+
+    def go(self, url: str) -> None:
+        self.client.navigate(url)
+        self.client.execute_script(COLLECT_ERRORS)
+        if self.zoom != 1:
+            with self.client.using_context("chrome"):
+                self.client.execute_script(
+                    "gBrowser.selectedBrowser.browsingContext.fullZoom = arguments[0]", script_args=[self.zoom]
+                )
+            # (a zoom is a whole number of device pixels per CSS pixel's 60ths: widen the window
+            # by what that rounding took)
+            short = self.width - self.run("return innerWidth")
+            if short > 0:
+                rect = self.client.window_rect
+                self.client.set_window_rect(width=rect["width"] + math.ceil(short * self.zoom), height=rect["height"])
+        self.until("return document.documentElement.clientWidth === arguments[0]", self.width)
+
+    def run(self, script: str, *arguments: Any) -> Any:
+        """The result of ``script`` (a function body: ``arguments`` are its arguments)."""
+        return self.client.execute_script(script, script_args=list(arguments))
+
+    def errors(self) -> list[str]:
+        found: list[str] = self.run("return window.fabulaErrors || []")
+        return found
+
+    def wait_for(self, selector: str, timeout: float = 15) -> WebElement:
+        """The first visible element ``selector`` finds, once there is one."""
+        self.until(
+            "const e = document.querySelector(arguments[0]); return !!e && !!e.offsetParent", selector, timeout=timeout
+        )
+        found: WebElement = self.client.find_element(By.CSS_SELECTOR, selector)
+        return found
+
+    def until(self, script: str, *arguments: Any, timeout: float = 15) -> Any:
+        """Poll ``script`` until it returns something true; that."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = self.run(script, *arguments)
+            if result:
+                return result
+            assert time.monotonic() < deadline, f"not in {timeout} s: {script}"
+            time.sleep(0.05)
+
+    def count(self, selector: str) -> int:
+        found: int = self.run("return document.querySelectorAll(arguments[0]).length", selector)
+        return found
+
+    def text(self, selector: str) -> str:
+        found: str = self.run("return document.querySelector(arguments[0]).innerText", selector)
+        return found
+
+    def button(self, label: str, timeout: float = 15) -> WebElement:
+        """The enabled button that reads ``label``, once there is one."""
+        there = (
+            "return [...document.querySelectorAll('button')]"
+            ".some((b) => b.innerText.trim() === arguments[0] && !b.disabled)"
+        )
+        self.until(there, label, timeout=timeout)
+        found: WebElement = self.client.find_element(
+            By.XPATH, f"//button[normalize-space()='{label}' and not(@disabled)]"
+        )
+        return found
+
+    def hold(self, element: WebElement, milliseconds: int) -> None:
+        """Press ``element`` with the mouse (pointer events, as a finger sends), hold, release."""
+        finger = self.client.actions.sequence("pointer", "finger", {"pointerType": "mouse"})
+        finger.pointer_move(0, 0, origin=element)
+        finger.pointer_down()
+        finger.pause(milliseconds)
+        finger.pointer_up()
+        finger.perform()
+
+    def screenshot(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(self.client.screenshot(format="binary"))
+
+
+@contextmanager
+def firefox_window(width: int, height: int) -> Iterator[FirefoxPage]:
+    """A headless Firefox with a new profile, its window ``width`` × ``height``; closed (and its
+    profile removed) after. Without Firefox the test is skipped, except on CI, where that fails."""
+    if not FIREFOX.exists():
+        reason = f"this test needs Firefox at {FIREFOX} (apt install firefox-esr, or set FABULA_FIREFOX)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    client = Marionette(
+        host="127.0.0.1",
+        port=free_port(),
+        bin=str(FIREFOX),
+        headless=True,
+        prefs=PREFERENCES,
+        startup_timeout=90,
+        gecko_log=os.devnull,
+    )
+    try:
+        client.start_session()
+        # Firefox's windows are at least 500 px wide: a narrower phone is the page zoomed in (as a
+        # phone's pixel ratio does) until it is ``width`` CSS pixels wide.
+        zoom = max(1.0, NARROWEST_WINDOW / width)
+        client.set_window_rect(width=round(width * zoom), height=round(height * zoom))
+        yield FirefoxPage(client, width, zoom)
+    finally:
+        profile = client.instance.profile if client.instance is not None else None
+        client.cleanup()  # (stops Firefox and removes its profile)
+        if profile is not None:
+            # Removed already: its finaliser would remove it again at the interpreter's exit, when
+            # it can no longer import what that takes, and print a traceback.
+            profile.restore = False
