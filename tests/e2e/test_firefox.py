@@ -8,6 +8,7 @@ Safari is not on this machine (nor is a WebKit that plays sound as Safari does):
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -66,6 +67,10 @@ def test_firefox_records_a_sound_chromium_plays_and_plays_the_one_chromium_recor
             ready,
             timeout=20,
         )
+        # the listen-back plays the stored MP3, whose length Firefox knows (not its own recording's)
+        length = "const a = document.querySelector('.recorder .listen-back'); return a.duration > 0 && a.duration"
+        said = float(re.search(r"(\d+\.\d)", mara.text(".recorder .record-state")).group(1))  # type: ignore[union-attr]
+        assert abs(mara.until(length) - said) < 0.2
         shot(mara, "firefox-360-sound-ready")
         mara.wait_for("form.action-bar button[type=submit]").click()
 

@@ -151,6 +151,15 @@ async function send(v, blob) {
     const data = await response.json().catch(() => ({}));
     if (!response.ok) throw Object.assign(new Error(data.error?.message || ""), { code: data.error?.code || "offline" });
     if (ui.recorded.url !== url) return; // recorded again meanwhile
+    const heard = await storedSound(code, token, data.sound);
+    if (ui.recorded.url !== url) {
+      if (heard) URL.revokeObjectURL(heard);
+      return;
+    }
+    if (heard) {
+      URL.revokeObjectURL(url);
+      ui.recorded.url = heard;
+    }
     Object.assign(ui.recorded, { state: "ready", id: data.sound, seconds: data.seconds });
   } catch (error) {
     if (ui.recorded.url !== url) return;
@@ -158,6 +167,19 @@ async function send(v, blob) {
     Object.assign(ui.recorded, { state: "refused", message: t(key) === key ? t("sound.not_sent") : t(key) });
   }
   draw();
+}
+
+// The sound as stored (MP3), to listen back to: the very sound the table will hear, and with its
+// length, which a browser's own recording often does not say. Before the clue only its maker may
+// fetch it (with the seat's token, which an <audio> cannot send): a blob URL. Null if it cannot be
+// fetched (the recording itself is listened to then).
+async function storedSound(code, token, sound) {
+  try {
+    const response = await fetch(soundUrl(code, sound), { headers: { Authorization: `Bearer ${token}` } });
+    return response.ok ? URL.createObjectURL(await response.blob()) : null;
+  } catch {
+    return null;
+  }
 }
 
 // The storyteller's recorder, in the clue form: nothing in a room without sound clues; over
