@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import socket
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -144,6 +146,9 @@ def firefox_window(width: int, height: int) -> Iterator[FirefoxPage]:
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
+    # Firefox's own log goes to a folder of the test's: the client removes the log file it is
+    # given before it starts (os.devnull here once replaced /dev/null with a file).
+    logs = Path(tempfile.mkdtemp(prefix="fabula-firefox-"))
     client = Marionette(
         host="127.0.0.1",
         port=free_port(),
@@ -151,7 +156,7 @@ def firefox_window(width: int, height: int) -> Iterator[FirefoxPage]:
         headless=True,
         prefs=PREFERENCES,
         startup_timeout=90,
-        gecko_log=os.devnull,
+        gecko_log=str(logs / "gecko.log"),
     )
     try:
         client.start_session()
@@ -167,3 +172,4 @@ def firefox_window(width: int, height: int) -> Iterator[FirefoxPage]:
             # Removed already: its finaliser would remove it again at the interpreter's exit, when
             # it can no longer import what that takes, and print a traceback.
             profile.restore = False
+        shutil.rmtree(logs, ignore_errors=True)

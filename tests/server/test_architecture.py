@@ -49,7 +49,7 @@ PARTS: dict[str, set[str]] = {
     "holding": {"live_room", "room"},
     "rooms": {"entries", "errors", "holding", "live_room", "room"},
     "commands": {"entries", "errors", "room"},
-    "fanout": {"entries", "errors", "live_room"},
+    "fanout": {"connections", "entries", "errors", "live_room"},
     "scheduler": {"rooms", "autoplay", "entries", "errors", "live_room", "room"},
     "autoplay": {"room", "model_play"},
     "model_play": set(),

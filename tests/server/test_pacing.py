@@ -4,11 +4,23 @@ player's state (and a player's move read meanwhile) does not wait behind thousan
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from fabula.server.connections import PACED_PER_TURN, Outbox
+from fabula.protocol.settings import RoomSettings
+from fabula.server.connections import PACED_PER_TURN, Connection, Outbox, TokenBucket
+from fabula.server.entries import Created, Joined
+from fabula.server.fanout import FanOut
+from fabula.server.live_room import LiveRoom
+from fabula.server.metrics import Metrics
+from fabula.server.room import Room
+from fabula.server.room_settings import COLOURS
+from fabula.server.rooms import Rooms
+from fabula.store import LocalBus, SqliteStore
 
 pytestmark = pytest.mark.anyio
 
@@ -79,3 +91,36 @@ async def test_a_closed_outbox_is_passed_over_and_the_others_still_wake() -> Non
     assert "5" not in {name for name, _ in sent}
     for task in tasks:
         task.cancel()
+
+
+async def test_a_change_queues_the_players_state_at_once_and_the_watchers_from_the_next_turn(tmp_path: Path) -> None:
+    """Even queueing a state for thousands of watchers takes longer than a player's move: the
+    players' senders go first, and the watchers' states are queued from the next turn on."""
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    rooms = Rooms(store, LocalBus(), Metrics(), time.time)
+    fanout = FanOut(lambda: 30.0)
+    await store.create_room("PACED", at=0.0)
+    live = LiveRoom(Room("PACED"))
+    rooms.hold(live)
+    await rooms.commit(live, Created(at=0.0, settings=RoomSettings()))
+    await rooms.commit(live, Joined(at=1.0, member=0, name="Mara", colour=COLOURS[0], token_hash="h0"))
+
+    def connection(member: int | None) -> Connection:
+        made = Connection("127.0.0.1", TokenBucket(100, 100), TokenBucket(100, 100), code="PACED", member=member)
+        live.presence.connections.add(made)
+        return made
+
+    player = connection(0)
+    watchers = [connection(None) for _ in range(1_000)]
+
+    fanout.states(live)
+
+    assert [json.loads(data)["type"] for data in player.outbox.drain()] == ["state"]
+    assert all(not watcher.outbox.drain() for watcher in watchers), "a watcher's state was queued at once"
+    fanout.states(live)
+    player.outbox.drain()
+    await asyncio.sleep(0)
+    queued = [watcher.outbox.drain() for watcher in watchers]
+    assert all(len(messages) == 1 for messages in queued), "each watcher has the newest state, once"
+    assert {json.loads(messages[0])["type"] for messages in queued} == {"state"}
+    assert "Mara" in queued[0][0].decode(), "the room as a spectator sees it"

@@ -18,12 +18,25 @@ from collections.abc import Callable
 
 from fabula import protocol as p
 
+from .connections import Connection
 from .entries import AnyEntry, CrowdVoted, Joined, Left, Said
 from .errors import RoomCode
 from .live_room import LiveRoom
 
 #: How long a change in the audience's numbers alone may wait to be shown.
 NUMBERS_SECONDS = 1.0
+
+
+def _to_watchers(
+    watchers: list[Connection], state: bytes | None, standings: list[tuple[Connection, p.AudienceStanding]]
+) -> None:
+    """A state for the spectators and the audience, paced, then the standings that changed with it
+    (each after its state: a connection's messages keep their order)."""
+    if state is not None:
+        for connection in watchers:
+            connection.send_state(state, paced=True)
+    for connection, standing in standings:
+        connection.send(standing, paced=True)
 
 
 class FanOut:
@@ -66,15 +79,18 @@ class FanOut:
         encoded = {member: p.encode(p.State(snapshot)) for member, snapshot in snapshots.items()}
         if None in encoded:
             live.spectator_state = (self._spectators_key(live), encoded[None])
-        # the players' at once, the watchers' paced (a slice of them a turn of the event loop),
-        # so thousands of watchers queue behind the table, not the table behind them
+        # The players' at once; the watchers' from the next turn of the event loop, and paced (a
+        # slice of them a turn), so thousands of watchers queue behind the table, not the table
+        # behind them: even queueing a state for 2,000 watchers took longer than a player's move.
+        watchers = []
         for connection in presence.connections:
             if connection.member is not None:
                 connection.send_state(encoded[connection.member])
-        for connection in presence.connections:
-            if connection.member is None:
-                connection.send_state(encoded[None], paced=True)
-        self.standings(live)
+            else:
+                watchers.append(connection)
+        standings = self.standings(live)
+        if watchers or standings:
+            asyncio.get_running_loop().call_soon(_to_watchers, watchers, encoded.get(None), standings)
 
     def state_for(self, live: LiveRoom, member: int | None) -> bytes:
         """The encoded state of one member (None: a spectator), for a connection that just said
@@ -109,15 +125,16 @@ class FanOut:
         self.states(live)
 
     @staticmethod
-    def standings(live: LiveRoom) -> None:
-        """Each audience connection whose own standing changed (a reveal, a new round or game) is
-        told it — looked at only when the room's crowd or round changed."""
+    def standings(live: LiveRoom) -> list[tuple[Connection, p.AudienceStanding]]:
+        """Each audience connection whose own standing changed (a reveal, a new round or game),
+        with its new standing — looked at only when the room's crowd or round changed."""
         room = live.room
         round_number = 0 if room.game is None else room.game.round
         looked_at = (id(room.crowd), room.crowd.version, round_number)
         if live.standings_of == looked_at:
-            return
+            return []
         live.standings_of = looked_at
+        changed = []
         for connection in live.presence.connections:
             watcher = connection.watcher
             if watcher is None:
@@ -125,7 +142,8 @@ class FanOut:
             standing = room.crowd.standing(watcher.id, watcher.name, round_number)
             if standing != connection.standing:
                 connection.standing = standing
-                connection.send(p.AudienceStanding(standing), paced=True)
+                changed.append((connection, p.AudienceStanding(standing)))
+        return changed
 
     @staticmethod
     def chat(live: LiveRoom, said: Said) -> None:
