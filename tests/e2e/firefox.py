@@ -3,9 +3,9 @@ Mozilla's own client (marionette-driver): Playwright drives only its own builds 
 cannot be downloaded here. Headless, with a fake microphone allowed without asking, and Firefox's
 own autoplay policy (audible media waits for a tap).
 
->>> with firefox_window(360, 800) as phone:  # doctest: +SKIP
-...     phone.go(f"{base}/rules")
-...     phone.wait_for(".rules")
+    with firefox_window(360, 800) as phone:
+        phone.go(f"{base}/rules")
+        phone.wait_for(".rules")
 """
 
 from __future__ import annotations
