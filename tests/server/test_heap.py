@@ -11,7 +11,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from fabula.server.heap import collect_everything, keep_pauses_short
+from fabula.server.heap import (
+    YOUNG_COLLECTIONS_PER_MIDDLE,
+    collect_everything,
+    collect_the_middle_generation_less_often,
+    keep_pauses_short,
+)
 
 
 class Node:
@@ -145,3 +150,23 @@ def test_a_full_collection_that_could_not_run_is_tried_again() -> None:
         gc.callbacks.remove(hold)
     freezers_ended()
     assert collect_everything(), "with no other collection under way, it ran"
+
+
+def test_the_middle_generation_is_collected_once_every_hundred_young_collections() -> None:
+    before = gc.get_threshold()
+    try:
+        collect_the_middle_generation_less_often()
+        young, middle, old = gc.get_threshold()
+        assert (young, old) == (before[0], before[2]), "only the middle generation's threshold changes"
+        assert middle == YOUNG_COLLECTIONS_PER_MIDDLE == 100
+        gc.collect()
+        start = gc.get_stats()[1]["collections"]
+        for _ in range(50 * young):  # (tracked objects kept alive: 50 young collections' worth)
+            kept.append([])
+        assert gc.get_stats()[1]["collections"] == start, "generation 1 was collected before its 100th young one"
+    finally:
+        kept.clear()
+        gc.set_threshold(*before)
+
+
+kept: list[list[object]] = []

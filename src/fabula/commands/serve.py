@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 from fabula.server.app import create_app
 from fabula.server.backends import describe
 from fabula.server.config import Config
-from fabula.server.heap import keep_pauses_short
+from fabula.server.heap import collect_the_middle_generation_less_often, keep_pauses_short
 from fabula.server.invite import WILDCARDS, is_loopback, lan_address
 from fabula.server.local import listener, uvicorn_config
 from fabula.server.logs import configure
@@ -58,6 +58,7 @@ def run(config: Config) -> int:
     port = sock.getsockname()[1]
     app = create_app(config)
     keep_pauses_short()
+    collect_the_middle_generation_less_often()
     server = Server(
         uvicorn_config(
             app,
