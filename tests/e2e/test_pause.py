@@ -104,6 +104,10 @@ def test_the_lobby_shows_extended_timers(players: Players) -> None:
     join_in_ui(other, players.base, seat["code"], "Lin")
     in_language(other, "zh-Hans")
     expect(host.locator(".timers")).to_contain_text("120")
+    host.locator("input[name=extended-timers]").wait_for()
+    # a switch tapped within 800 ms of its showing is taken for the second tap of a double tap and
+    # left as it was (switches.js): a person reads it first
+    host.wait_for_timeout(900)
     host.locator("input[name=extended-timers]").check()
     said = words("zh-Hans")
     expect(other.locator(".extended-on")).to_have_text(said["lobby.extended_on"])
