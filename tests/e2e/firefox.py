@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import shutil
-import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -24,6 +23,8 @@ from typing import Any
 import pytest
 from marionette_driver.by import By
 from marionette_driver.marionette import Marionette, WebElement
+
+from ..server.harness import free_port
 
 FIREFOX = Path(os.environ.get("FABULA_FIREFOX", "/usr/bin/firefox-esr"))
 
@@ -46,13 +47,6 @@ if (!window.fabulaErrors) {
   window.addEventListener("unhandledrejection", (event) => window.fabulaErrors.push(String(event.reason)));
 }
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class FirefoxPage:

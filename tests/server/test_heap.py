@@ -154,6 +154,7 @@ def test_a_full_collection_that_could_not_run_is_tried_again() -> None:
 
 def test_the_middle_generation_is_collected_once_every_hundred_young_collections() -> None:
     before = gc.get_threshold()
+    kept: list[list[object]] = []
     try:
         collect_the_middle_generation_less_often()
         young, middle, old = gc.get_threshold()
@@ -167,6 +168,3 @@ def test_the_middle_generation_is_collected_once_every_hundred_young_collections
     finally:
         kept.clear()
         gc.set_threshold(*before)
-
-
-kept: list[list[object]] = []
