@@ -128,19 +128,23 @@ def lock(arguments: list[str]) -> None:
 
 CHROMIUM = Path("/usr/bin/chromium")
 FIREFOX = Path("/usr/bin/firefox-esr")
+#: WebKitGTK's driver (its MiniBrowser comes with it), an X server without a screen for it, and
+#: the GStreamer decoders it plays MP3 with.
+WEBKIT = ["webkit2gtk-driver", "xvfb", "gstreamer1.0-plugins-good", "gstreamer1.0-libav"]
 #: Without a CJK font, 繁體中文 and 简体中文 screens render as boxes in screenshots.
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
 def ensure_test_packages() -> None:
-    """The browser tests drive Debian's chromium and firefox-esr (and need a CJK font), and a
-    benchmark's test runs valgrind (`load.py --callgrind`); install what is missing."""
-    if CHROMIUM.exists() and FIREFOX.exists() and CJK_FONT.exists() and shutil.which("valgrind"):
+    """The browser tests drive Debian's chromium, firefox-esr and WebKitGTK (and need a CJK font),
+    and a benchmark's test runs valgrind (`load.py --callgrind`); install what is missing."""
+    have = CHROMIUM.exists() and FIREFOX.exists() and CJK_FONT.exists() and shutil.which("valgrind")
+    if have and shutil.which("WebKitWebDriver") and shutil.which("Xvfb"):
         return
     apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("Installing Debian's chromium, firefox-esr, a CJK font and valgrind for the tests …", flush=True)
-    packages = ["chromium", "firefox-esr", "fonts-noto-cjk", "valgrind"]
+    print("Installing Debian's chromium, firefox-esr, WebKitGTK, a CJK font and valgrind for the tests …", flush=True)
+    packages = ["chromium", "firefox-esr", *WEBKIT, "fonts-noto-cjk", "valgrind"]
     for command in ([*apt, "update", "-q"], [*apt, "install", "-y", "-q", *packages]):
         if subprocess.run(command, cwd=ROOT, env=env, check=False).returncode:
             sys.exit(f"Could not install {', '.join(packages)} ({' '.join(command)}); install them and run again.")

@@ -14,17 +14,16 @@ import math
 import os
 import shutil
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from marionette_driver.by import By
 from marionette_driver.marionette import Marionette, WebElement
 
 from ..server.harness import free_port
+from .driven import COLLECT_ERRORS, DrivenPage, Element
 
 FIREFOX = Path(os.environ.get("FABULA_FIREFOX", "/usr/bin/firefox-esr"))
 
@@ -38,19 +37,9 @@ PREFERENCES = {
 
 NARROWEST_WINDOW = 500
 
-#: Collects the page's uncaught errors, as Chromium's tests do (Marionette has no hook that runs
-#: before a page's scripts: this one is added after each navigation).
-COLLECT_ERRORS = """
-if (!window.fabulaErrors) {
-  window.fabulaErrors = [];
-  window.addEventListener("error", (event) => window.fabulaErrors.push(String(event.message)));
-  window.addEventListener("unhandledrejection", (event) => window.fabulaErrors.push(String(event.reason)));
-}
-"""
 
-
-class FirefoxPage:
-    """The one window of a Firefox: what a test does with it reads like Playwright's page."""
+class FirefoxPage(DrivenPage):
+    """The one window of a Firefox."""
 
     def __init__(self, client: Marionette, width: int, zoom: float) -> None:
         self.client, self.width, self.zoom = client, width, zoom
@@ -72,53 +61,13 @@ class FirefoxPage:
         self.until("return document.documentElement.clientWidth === arguments[0]", self.width)
 
     def run(self, script: str, *arguments: Any) -> Any:
-        """The result of ``script`` (a function body: ``arguments`` are its arguments)."""
         return self.client.execute_script(script, script_args=list(arguments))
 
-    def errors(self) -> list[str]:
-        found: list[str] = self.run("return window.fabulaErrors || []")
+    def find(self, using: str, value: str) -> WebElement:
+        found: WebElement = self.client.find_element(using, value)
         return found
 
-    def wait_for(self, selector: str, timeout: float = 15) -> WebElement:
-        """The first visible element ``selector`` finds, once there is one."""
-        self.until(
-            "const e = document.querySelector(arguments[0]); return !!e && !!e.offsetParent", selector, timeout=timeout
-        )
-        found: WebElement = self.client.find_element(By.CSS_SELECTOR, selector)
-        return found
-
-    def until(self, script: str, *arguments: Any, timeout: float = 15) -> Any:
-        """Poll ``script`` until it returns something true; that."""
-        deadline = time.monotonic() + timeout
-        while True:
-            result = self.run(script, *arguments)
-            if result:
-                return result
-            assert time.monotonic() < deadline, f"not in {timeout} s: {script}"
-            time.sleep(0.05)
-
-    def count(self, selector: str) -> int:
-        found: int = self.run("return document.querySelectorAll(arguments[0]).length", selector)
-        return found
-
-    def text(self, selector: str) -> str:
-        found: str = self.run("return document.querySelector(arguments[0]).innerText", selector)
-        return found
-
-    def button(self, label: str, timeout: float = 15) -> WebElement:
-        """The enabled button that reads ``label``, once there is one."""
-        there = (
-            "return [...document.querySelectorAll('button')]"
-            ".some((b) => b.innerText.trim() === arguments[0] && !b.disabled)"
-        )
-        self.until(there, label, timeout=timeout)
-        found: WebElement = self.client.find_element(
-            By.XPATH, f"//button[normalize-space()='{label}' and not(@disabled)]"
-        )
-        return found
-
-    def hold(self, element: WebElement, milliseconds: int) -> None:
-        """Press ``element`` with the mouse (pointer events, as a finger sends), hold, release."""
+    def hold(self, element: Element, milliseconds: int) -> None:
         finger = self.client.actions.sequence("pointer", "finger", {"pointerType": "mouse"})
         finger.pointer_move(0, 0, origin=element)
         finger.pointer_down()

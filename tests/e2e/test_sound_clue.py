@@ -67,7 +67,7 @@ def heard(page: Page, audio: Locator) -> None:
 
 def listens_to_what_was_stored(page: Page) -> None:
     """The listen-back plays the stored MP3 (what the table will hear): it knows its length, the
-    one the line says (Firefox's own recording does not know it: `test_firefox.py`)."""
+    one the line says (Firefox's own recording does not know it: `test_sound_engines.py`)."""
     listen_back = page.locator(".recorder .listen-back")
     said = re.search(r"(\d+\.\d)", page.locator(".recorder .record-state").inner_text())
     assert said is not None
