@@ -101,7 +101,7 @@ PARTS: dict[str, set[str]] = {
     "card_routes": {"responses"},
     "operations": {"backends", "rooms"},
     "room_routes": {"errors", "invite", "responses", "room_settings", "seats", "service"},
-    "play_socket": {"connections", "cluster", "service"},
+    "play_socket": {"connections", "cluster", "service", "shared_deflate"},
     "pictures": {"responses", "live_room", "rooms", "seats"},
     "deck_sharing": {"pictures"},
     "history": {"entries", "errors", "live_room", "pictures", "rooms"},

@@ -1,10 +1,11 @@
 """Connections: one WebSocket each, its outbox and its rate limits, and how many one address holds.
 
 A connection never writes to its socket itself: whatever the server sends goes into its
-`Outbox`, which the socket's sender task (`fabula.server.play_socket`) empties, so that a slow
-client holds up only itself. What goes to a crowd (the spectators' and the audience's state) is
-*paced*: its outboxes wake a slice per turn of the event loop (`Pacer`), so that a player's move
-read meanwhile waits for a few dozen sends, not for thousands.
+`Outbox`, which writes it to the socket at once if the socket takes it without waiting, and else
+leaves it to the socket's sender task (`fabula.server.play_socket`), so that a slow client holds up
+only itself. What goes to a crowd (the spectators' and the audience's state) is *paced*: its
+outboxes send a slice per turn of the event loop (`Pacer`), so that a player's move read meanwhile
+waits for a few dozen sends, not for thousands.
 """
 
 from __future__ import annotations
@@ -96,17 +97,29 @@ PACER = Pacer()
 class Outbox:
     """What a connection still has to send. A state snapshot replaces an unsent older one in its
     place (each is complete, and a state still comes before the ``ack`` sent after it), so a slow
-    client gets the newest state, never a growing backlog."""
+    client gets the newest state, never a growing backlog.
 
-    def __init__(self) -> None:
+    With ``write_now`` (a socket that can be written at once, `fabula.server.shared_deflate`)
+    what is put is written there and then while the sender task waits with nothing in hand; only
+    what the socket cannot take now waits for the sender. Waking a task for each message made
+    and kept, for each of 2,000 idle watchers and each state, a coroutine, a future and a waiting
+    `get` — thousands of young objects that every collection of the young generations walked
+    (docs/deploy.md, *The audience*).
+    """
+
+    def __init__(self, write_now: Callable[[bytes], bool] | None = None) -> None:
         self._queue: deque[tuple[bool, bytes]] = deque()
         self._ready = asyncio.Event()
         self._pacing = False
+        #: the sender task waits in `get` with nothing in hand (so a message written now cannot
+        #: overtake one it holds)
+        self._idle = False
+        self.write_now = write_now
         self.closed = False
 
     def put(self, data: bytes, *, is_state: bool = False, paced: bool = False) -> None:
-        """Queue ``data``; ``paced``: its sender wakes when the `PACER` comes to it (what goes to
-        a crowd), else at once."""
+        """Queue ``data``; ``paced``: it is sent when the `PACER` comes to it (what goes to a
+        crowd), else at once."""
         if self.closed:
             return
         if is_state:
@@ -116,7 +129,7 @@ class Outbox:
                     return
         self._queue.append((is_state, data))
         if not paced:
-            self._ready.set()
+            self._send()
         elif not self._pacing and not self._ready.is_set():
             self._pacing = True
             PACER.wake(self)
@@ -124,6 +137,15 @@ class Outbox:
     def wake(self) -> None:
         """The `PACER` came to this outbox."""
         self._pacing = False
+        self._send()
+
+    def _send(self) -> None:
+        """Write what is queued to the socket, if it takes it now; else wake the sender task."""
+        if self._idle and self.write_now is not None and not self.closed:
+            while self._queue and self.write_now(self._queue[0][1]):
+                self._queue.popleft()
+            if not self._queue:
+                return
         self._ready.set()
 
     def drain(self) -> list[bytes]:
@@ -135,7 +157,11 @@ class Outbox:
     async def get(self) -> bytes:
         while not self._queue:
             self._ready.clear()
-            await self._ready.wait()
+            self._idle = True
+            try:
+                await self._ready.wait()
+            finally:
+                self._idle = False
         return self._queue.popleft()[1]
 
 

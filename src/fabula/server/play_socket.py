@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from starlette.routing import WebSocketRoute
@@ -20,6 +21,7 @@ from .config import Config
 from .connections import CLOSE_BAD_ORIGIN, CLOSE_REASONS, CLOSE_TOO_MANY, Connection, TokenBucket
 from .metrics import Metrics
 from .service import RoomService
+from .shared_deflate import WRITE_NOW
 
 
 class PlaySocket:
@@ -64,6 +66,7 @@ class PlaySocket:
         )
         connection.code = websocket.path_params["code"].upper()
         await websocket.accept()
+        connection.outbox.write_now = _writer_of(websocket)
         receive = functools.partial(_receive, websocket)
         relaying = Relaying(connection)
         line = await cluster.relay(connection, relaying)
@@ -99,6 +102,12 @@ class PlaySocket:
 def _origin_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def _writer_of(websocket: WebSocket) -> Callable[[bytes], bool] | None:
+    """How ``websocket`` is written at once, if its server can (`shared_deflate.WRITE_NOW`)."""
+    extension = websocket.scope.get("extensions", {}).get(WRITE_NOW)
+    return None if extension is None else extension["write"]
 
 
 async def _send_forever(websocket: WebSocket, connection: Connection) -> None:

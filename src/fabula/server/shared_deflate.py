@@ -9,7 +9,10 @@ ten-thousandth connection sending a state take its bytes from there. (A message 
 less well alone; the server keeps no compressor per connection between messages either.)
 
 Served by `FabulaWebSockets`, uvicorn's own WebSocket protocol with this extension in place of
-the standard one (`fabula.server.local.uvicorn_config`).
+the standard one (`fabula.server.local.uvicorn_config`). It also lets the server write a message
+the moment it has it (`WRITE_NOW`), without a task awaiting uvicorn's ASGI ``send``: a crowd's
+state then costs each of thousands of idle connections a call, not a task woken and the coroutines
+and futures it makes and keeps (`fabula.server.connections.Outbox`).
 """
 
 from __future__ import annotations
@@ -19,15 +22,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import CONT, CTRL_OPCODES, Frame
+from websockets.http11 import Request
 from websockets.typing import ExtensionParameter
 
 #: Messages shorter than this are sent uncompressed (permessage-deflate lets each message say
 #: whether it is compressed): an ack or an answer gains a few bytes, and a compressor made for
 #: it costs more than it saves.
 SHARED_FROM_BYTES = 512
+#: The ASGI scope's extension of a WebSocket that can be written at once: ``{"write": write_now}``,
+#: ``write_now(text)`` sends the UTF-8 ``text`` as a message and says True, or says False — the
+#: socket cannot take it without waiting (its buffer full, or closing) — and sends nothing.
+WRITE_NOW = "fabula.write_now"
 #: How many compressed messages are kept (a room's newest states; a few rooms' at once).
 KEPT = 32
 
@@ -109,3 +118,28 @@ class FabulaWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [SHARED_DEFLATE]
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # (a refused handshake makes none)
+        if scope is not None:
+            scope["extensions"][WRITE_NOW] = {"write": self.write_now}
+
+    def write_now(self, text: bytes) -> bool:
+        """Send ``text`` (UTF-8) now, as uvicorn's ASGI ``send`` would once the socket is writable;
+        False, sending nothing, if it is not writable now or no longer open."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+            or self.disconnected
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True

@@ -109,6 +109,7 @@ class Relaying:
 
     def ended(self, code: int | None) -> None:
         self.closing = CLOSE_RECONNECT if code is None else code
+        self.connection.outbox.write_now = None  # (the end is for the sender, not the socket)
         self.connection.outbox.put(_SHUT)
 
 
