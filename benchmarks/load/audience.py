@@ -17,8 +17,9 @@ audience, then with it (connected in between). It reports:
 The players act as soon as they are awaited, after a pause of ``--think`` × uniform(0.2, 1) seconds
 (at ``--think 1``, a round of six takes some 5–8 s, its vote phase 2–3 s); each audience member
 votes for a random card of the table, once a round, after a pause of uniform(0, ``--vote-spread``)
-seconds from the first state of the vote it gets. The generator is this process, pinned (with
-``--pin``) to the cores the servers are not on.
+seconds from the first state of the vote it gets. The generator is this process (the players) and
+a process of its own for the audience (`benchmarks.load.crowd`), pinned (with ``--pin``) to the
+cores the servers are not on.
 """
 
 from __future__ import annotations
@@ -28,95 +29,30 @@ import asyncio
 import bisect
 import os
 import random
-import re
-import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 
-from fabula.client import websocket_url
-
+from .crowd import Crowd
+from .links import Link, connect
 from .seats import take_seats
 from .servers import Server, start_fabulas, stop_servers
 from .system import cpu_seconds, raise_nofile, settle
-from .websocket import WebSocketClient
 
-SEQ = re.compile(rb'"seq":(\d+)')
-STATE = b'{"type":"state"'
 decode = msgspec.json.decode
-encode = msgspec.json.encode
-
-
-@dataclass(slots=True)
-class View:
-    """What an audience connection needs of a state: read once per seq for all of them."""
-
-    game: int
-    round: int
-    voting: bool
-    cards: list[str]
 
 
 @dataclass
 class Tally:
-    """Everything the run counts, across its connections."""
+    """What the players count."""
 
-    votes_sent: int = 0
-    acked: Counter[tuple[int, int]] = field(default_factory=Counter)
-    refused: Counter[str] = field(default_factory=Counter)
-    views: dict[int, View] = field(default_factory=dict)
     #: (time sent, seq of the entry it made) of every act acknowledged in the window
     acts: list[tuple[float, int]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     counting: bool = False
-
-
-def _nothing(*_: object) -> None:
-    pass
-
-
-class Link:
-    """One lean WebSocket connection; ``on_message`` is given each message with its arrival time."""
-
-    def __init__(self, url: str, code: str, deflate: bool) -> None:
-        self.url, self.code, self.deflate = url, code, deflate
-        #: given by the link's player or watcher
-        self.on_message: Callable[[float, bytes], None] = _nothing
-        self.socket: WebSocketClient | None = None
-        self.ids = 0
-        #: (seq, arrival) of every state received while counting
-        self.states: list[tuple[int, float]] = []
-
-    async def open(self, hello: dict[str, Any], timeout: float = 60) -> None:
-        parts = urlsplit(websocket_url(self.url, self.code))
-        loop = asyncio.get_running_loop()
-        _, socket = await loop.create_connection(
-            lambda: WebSocketClient(parts.netloc, parts.path, self.deflate, self._frame, _nothing),
-            parts.hostname or "127.0.0.1",
-            parts.port or 80,
-        )
-        self.socket = socket
-        await asyncio.wait_for(socket.opened, timeout)
-        self.send({"type": "hello", **hello})
-
-    def _frame(self, data: bytes) -> None:
-        self.on_message(time.monotonic(), data)
-
-    def send(self, message: dict[str, Any]) -> str:
-        self.ids += 1
-        message_id = f"m{self.ids}"
-        if self.socket is not None:
-            self.socket.send_text(encode({**message, "id": message_id}))
-        return message_id
-
-    def close(self) -> None:
-        if self.socket is not None:
-            self.socket.close()
 
 
 class Player:
@@ -148,9 +84,13 @@ class Player:
             sent = self.sent.pop(message["id"])
             if self.tally.counting:
                 self.tally.acts.append((sent, message["seq"]))
+            self.plan()
         elif kind == "error":
             self.sent.pop(message.get("id"), None)
             self.tally.errors[f"player_{message['code']}"] += 1
+            # (a state that came while the act was on its way was not planned for: the table may
+            # be waiting for this seat — a stall that cut some runs' acts from ~140 to 12)
+            self.plan()
 
     def plan(self) -> None:
         room = self.room
@@ -183,75 +123,23 @@ class Player:
             self.task = None
 
 
-class Watcher:
-    """An audience connection: counts its states, votes once a round."""
-
-    def __init__(self, link: Link, rng: random.Random, spread: float, tally: Tally) -> None:
-        self.link, self.rng, self.spread, self.tally = link, rng, spread, tally
-        link.on_message = self.on_message
-        self.greeted = False
-        self.voted: set[tuple[int, int]] = set()
-        self.voting = True
-        self.pending: dict[str, tuple[int, int]] = {}
-
-    def on_message(self, now: float, data: bytes) -> None:
-        if data.startswith(STATE):
-            found = SEQ.search(data, 0, 200)
-            if found is None:
-                self.tally.errors["unreadable_state"] += 1
-                return
-            seq = int(found.group(1))
-            if self.tally.counting:
-                self.link.states.append((seq, now))
-            view = self.tally.views.get(seq)
-            if view is None:  # (every audience connection gets the same bytes: read once)
-                view = self.tally.views[seq] = view_of(decode(data)["room"])
-            key = (view.game, view.round)
-            if view.voting and self.voting and key not in self.voted:
-                self.voted.add(key)
-                card = self.rng.choice(view.cards)
-                asyncio.get_running_loop().call_later(self.rng.uniform(0, self.spread), self.vote, key, card)
-            return
-        message = decode(data)
-        kind = message["type"]
-        if kind == "welcome":
-            self.greeted = True
-        elif kind == "ack" and message["id"] in self.pending:
-            self.tally.acked[self.pending.pop(message["id"])] += 1
-        elif kind == "error":
-            self.pending.pop(message.get("id"), None)
-            self.tally.refused[message["code"]] += 1
-
-    def vote(self, key: tuple[int, int], card: str) -> None:
-        if self.voting:
-            self.pending[self.link.send({"type": "crowd_vote", "card": card})] = key
-            self.tally.votes_sent += 1
-
-
-def view_of(room: dict[str, Any]) -> View:
-    game = room["game"]
-    if game is None:
-        return View(room["games_started"], 0, False, [])
-    voting = room["status"] == "playing" and game["phase"] == "vote"
-    return View(room["games_started"], game["round"], voting, [slot["card"] for slot in game["table"]])
-
-
 # ---------------------------------------------------------------------- measuring
 
 
-def deliveries(acts: list[tuple[float, int]], links: list[Link]) -> tuple[list[float], int]:
-    """For each act, from its sending to the last of ``links`` showing it (ms): the first state
-    each got with a seq above the act's entry; and how many acts some link never showed."""
+def deliveries(acts: list[tuple[float, int]], got: list[list[tuple[int, float]]]) -> tuple[list[float], int]:
+    """For each act, from its sending to the last connection showing it (ms) — ``got``: each
+    connection's (seq, arrival) of the states it got — the first state each got with a seq above the
+    act's entry; and how many acts some connection never showed."""
     latest = [0.0] * len(acts)
     missing = [False] * len(acts)
-    for link in links:
-        seqs = [seq for seq, _ in link.states]  # (in arrival order: never decreasing)
+    for states in got:
+        seqs = [seq for seq, _ in states]  # (in arrival order: never decreasing)
         for index, (_, seq) in enumerate(acts):
             at = bisect.bisect_right(seqs, seq)
             if at == len(seqs):
                 missing[index] = True
             else:
-                latest[index] = max(latest[index], link.states[at][1])
+                latest[index] = max(latest[index], states[at][1])
     found = [(latest[i] - sent) * 1000 for i, (sent, _) in enumerate(acts) if not missing[i]]
     return sorted(found), sum(missing)
 
@@ -260,70 +148,54 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
-def coverage(observer: Link, watchers: list[Watcher]) -> dict[str, Any]:
+def coverage(observer: Link, watched: list[list[tuple[int, float]]]) -> dict[str, Any]:
     """Of the states the room's first player got, how many each audience connection got."""
     seqs = {seq for seq, _ in observer.states}
-    exact = [len(seqs & {seq for seq, _ in w.link.states}) for w in watchers]
+    exact = [len(seqs & {seq for seq, _ in states}) for states in watched]
     newest = max(seqs, default=-1)
     return {
         "states": len(seqs),
         "got_every_state": sum(count == len(seqs) for count in exact),
-        "states_got_share": sum(exact) / (len(seqs) * len(watchers)) if seqs and watchers else 1.0,
-        "saw_the_last": sum(any(seq >= newest for seq, _ in w.link.states) for w in watchers),
+        "states_got_share": sum(exact) / (len(seqs) * len(watched)) if seqs and watched else 1.0,
+        "saw_the_last": sum(any(seq >= newest for seq, _ in states) for states in watched),
     }
 
 
-async def connect(links: list[tuple[Link, dict[str, Any]]], ready: Callable[[], int], concurrency: int = 200) -> float:
-    """Open every link and say hello; seconds until all are welcomed."""
-    started = time.monotonic()
-    gate = asyncio.Semaphore(concurrency)
-
-    async def one(link: Link, hello: dict[str, Any]) -> None:
-        async with gate:
-            await link.open(hello)
-
-    await asyncio.gather(*(one(link, hello) for link, hello in links))
-    deadline = time.monotonic() + 120
-    while ready() < len(links) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    if ready() < len(links):
-        raise RuntimeError(f"only {ready()} of {len(links)} connections were welcomed")
-    return time.monotonic() - started
-
-
 async def window(
-    players: list[Player], watchers: list[Watcher], tally: Tally, duration: float, pids: list[int]
+    players: list[Player], crowd: Crowd | None, tally: Tally, duration: float, pids: list[int]
 ) -> dict[str, Any]:
     """The players play for ``duration`` seconds; then what every connection got of it."""
-    for link in [p.link for p in players] + [w.link for w in watchers]:
+    for link in [p.link for p in players]:
         link.states = []
+    if crowd is not None:
+        await crowd.ask("count")
     tally.acts, tally.counting = [], True
-    cpu = [cpu_seconds(pid) for pid in pids]
-    mine = time.process_time()
+    generators = [os.getpid()] + ([crowd.pid] if crowd is not None and crowd.pid is not None else [])
+    cpu = [cpu_seconds(pid) for pid in pids + generators]
     start = time.monotonic()
     for player in players:
         player.moving = True
         player.plan()
     lags = await lag_over(duration)
     end = time.monotonic()
-    mine = time.process_time() - mine
     for player in players:
         player.halt()
-    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
+    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids + generators, cpu, strict=True)]
     await asyncio.sleep(3.0)  # (what was under way arrives)
     tally.counting = False
+    watched: list[list[tuple[int, float]]] = await crowd.ask("states") if crowd is not None else []
     acts = [(sent, seq) for sent, seq in tally.acts if start <= sent <= end]
-    played, played_missing = deliveries(acts, [p.link for p in players])
-    watched, watched_missing = deliveries(acts, [w.link for w in watchers])
+    played, played_missing = deliveries(acts, [p.link.states for p in players])
+    audience, audience_missing = deliveries(acts, watched)
     return {
         "acts": len(acts),
         "players_ms": summary(played),
         "players_missing": played_missing,
-        "audience_ms": summary(watched) if watchers else None,
-        "audience_missing": watched_missing,
-        "coverage": coverage(players[0].link, watchers) if watchers else None,
-        "server_cpu_share": [round(c / duration, 3) for c in cpu],
-        "generator_cpu_share": round(mine / duration, 3),
+        "audience_ms": summary(audience) if watched else None,
+        "audience_missing": audience_missing,
+        "coverage": coverage(players[0].link, watched) if watched else None,
+        "server_cpu_share": [round(c / duration, 3) for c in cpu[: len(pids)]],
+        "generator_cpu_share": round(sum(cpu[len(pids) :]) / duration, 3),
         "generator_lag_ms": summary(lags),
     }
 
@@ -349,12 +221,10 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-async def counted_votes(host: Player, watchers: list[Watcher], tally: Tally) -> dict[str, Any]:
+async def counted_votes(host: Player, crowd: Crowd) -> dict[str, Any]:
     """The votes the audience sent and had acknowledged, against those the room counted: each
     game's album (its revealed rounds) and the state's ``audience.voted`` for a round not revealed."""
-    for watcher in watchers:
-        watcher.voting = False
-    await asyncio.sleep(3.0)  # (the last batches stored, the numbers shown)
+    sent, acked, refused, unanswered, errors = await crowd.ask("votes")
     room = host.room
     assert room is not None
     for number in range(1, room["games_started"] + 1):
@@ -364,23 +234,22 @@ async def counted_votes(host: Player, watchers: list[Watcher], tally: Tally) -> 
         await asyncio.sleep(0.05)
     counted: Counter[tuple[int, int]] = Counter()
     for number, album in host.albums.items():
-        for crowd in (album.get("audience") or {}).get("rounds", []):
-            counted[(number, crowd["round"])] = crowd["total"]
+        for crowd_round in (album.get("audience") or {}).get("rounds", []):
+            counted[(number, crowd_round["round"])] = crowd_round["total"]
     room = host.room
     assert room is not None
     game = room["game"]
     if game is not None and game["phase"] == "vote":
         counted[(room["games_started"], game["round"])] = room["audience"]["voted"]
-    acked = sum(tally.acked.values())
-    unanswered = sum(len(w.pending) for w in watchers)
     return {
-        "sent": tally.votes_sent,
-        "acked": acked,
-        "refused": dict(tally.refused),
+        "sent": sent,
+        "acked": sum(acked.values()),
+        "refused": refused,
         "unanswered": unanswered,
         "counted": sum(counted.values()),
-        "exact": counted == +tally.acked,
+        "exact": counted == +acked,
         "rounds": len(counted),
+        "errors": errors,
     }
 
 
@@ -401,31 +270,25 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, Any]
     await asyncio.sleep(1.0)
     figures: dict[str, Any] = {"audience": args.audience, "servers": len(servers), "room": plan.code}
     figures["rss_without_mib"] = await asyncio.to_thread(settle, pids, 3.0)
-    figures["without"] = await window(players, [], tally, args.duration, pids)
-    watchers = [
-        Watcher(Link(urls[n % len(urls)], plan.code, args.deflate), rng, args.vote_spread, tally)
-        for n in range(args.audience)
-    ]
-    hellos = [
-        {"token": None, "audience": {"token": secrets.token_urlsafe(16), "name": f"Fan {n}"}}
-        for n in range(len(watchers))
-    ]
-    figures["connect_seconds"] = round(
-        await connect(
-            [(w.link, h) for w, h in zip(watchers, hellos, strict=True)], lambda: sum(w.greeted for w in watchers)
-        ),
-        1,
+    figures["without"] = await window(players, None, tally, args.duration, pids)
+    crowd = Crowd(
+        urls, plan.code, audience=args.audience, deflate=args.deflate, spread=args.vote_spread, seed=rng.random()
     )
-    rss_with = await asyncio.to_thread(settle, pids, 3.0)
-    figures["rss_with_mib"] = rss_with
-    if rss_with and figures["rss_without_mib"]:
-        grown = sum(rss_with) - sum(figures["rss_without_mib"])
-        figures["kib_per_audience"] = round(grown * 1024 / max(1, args.audience), 1)
-    figures["with"] = await window(players, watchers, tally, args.duration, pids)
-    figures["votes"] = await counted_votes(host, watchers, tally)
-    figures["errors"] = dict(tally.errors)
-    for link in [p.link for p in players] + [w.link for w in watchers]:
-        link.close()
+    try:
+        figures["connect_seconds"] = round(await crowd.start(), 1)
+        rss_with = await asyncio.to_thread(settle, pids, 3.0)
+        figures["rss_with_mib"] = rss_with
+        if rss_with and figures["rss_without_mib"]:
+            grown = sum(rss_with) - sum(figures["rss_without_mib"])
+            figures["kib_per_audience"] = round(grown * 1024 / max(1, args.audience), 1)
+        figures["with"] = await window(players, crowd, tally, args.duration, pids)
+        figures["votes"] = await counted_votes(host, crowd)
+        figures["errors"] = dict(tally.errors) | figures["votes"].pop("errors")
+        await crowd.ask("close")
+    finally:
+        crowd.stop()
+    for player in players:
+        player.link.close()
     await asyncio.sleep(1.0)
     return figures
 
@@ -440,7 +303,9 @@ def report(figures: dict[str, Any]) -> list[str]:
         lines.append(
             f"{name} the audience: {found['acts']} acts; players p50 {found['players_ms']['p50']} ms, "
             f"p99 {found['players_ms']['p99']} ms, max {found['players_ms']['max']} ms; server CPU share "
-            f"{found['server_cpu_share']}"
+            f"{found['server_cpu_share']}; the generator's (players' and audience's processes) "
+            f"{found['generator_cpu_share']}, the players' loop lag p50 {found['generator_lag_ms']['p50']} ms, "
+            f"p99 {found['generator_lag_ms']['p99']} ms"
         )
     found = figures["with"]
     if found["audience_ms"] is not None:

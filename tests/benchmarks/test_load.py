@@ -181,6 +181,30 @@ def test_the_command_line_runs_and_stops_what_it_started() -> None:
     assert none_left(env) == []
 
 
+AUDIENCE_RUN = [sys.executable, "-m", "benchmarks.load", "--audience=40", "--think=0.5", "--duration=4", "--no-pin"]
+
+
+def test_an_audience_run_counts_every_vote_and_stops_its_audience_process() -> None:
+    """``--audience``: the audience in a process of its own (so that the players' latency is the
+    server's); every act shown to every audience connection, the votes counted exactly; nothing
+    left running."""
+    env = marked()
+    result = subprocess.run(
+        [*AUDIENCE_RUN, "--server-log-level=warning"],
+        cwd=BENCHMARKS.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "6 players, 40 audience over 1 process(es)" in result.stdout
+    assert "(0 acts never shown to someone)" in result.stdout
+    assert "exactly the acknowledged" in result.stdout
+    assert none_left(env) == []
+
+
 def test_sigterm_stops_what_the_run_started() -> None:
     env = marked()
     run = subprocess.Popen(

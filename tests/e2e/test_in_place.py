@@ -348,3 +348,26 @@ def test_a_long_clue_leaves_the_hand_in_view_on_a_phone(players: Players) -> Non
     assert card is not None
     assert bar is not None
     assert card["y"] + card["height"] / 2 < bar["y"], "the hand is seen above the action bar without scrolling"
+
+
+def test_a_countdown_kept_across_a_redraw_ticks_with_the_new_drawings_words(players: Players) -> None:
+    """A countdown element that `show` keeps takes the newest drawing's words, as its handlers
+    do: it kept its first ones ("… the reveal, then 120 s for the clue" all through the play and
+    the vote: found playing in WebKit)."""
+    page = players.phone()
+    page.goto("/rules")
+    kept, text = page.evaluate(
+        """async () => {
+            const { show } = await import("/static/dom.js");
+            const { countdown, tickCountdowns } = await import("/static/screens/parts.js");
+            const root = document.body.appendChild(document.createElement("div"));
+            const deadline = Date.now() / 1000 + 100;
+            show(root, countdown(deadline, (time) => `the clue's words, ${time}`));
+            const first = root.firstChild;
+            show(root, countdown(deadline + 50, (time) => `the play's words, ${time}`));
+            tickCountdowns();
+            return [root.firstChild === first, first.textContent];
+        }"""
+    )
+    assert kept, "the countdown is the same element"
+    assert re.fullmatch(r"the play's words, 2:(2\d|30)", text)

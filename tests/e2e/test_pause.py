@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from .conftest import Players
 from .test_album import TV, shot
 from .test_quiet_vote import words
-from .ui import add_bots, create_room_by_api, join_in_ui, open_seat, start_game
+from .ui import add_bots, close_reveal, create_room_by_api, join_in_ui, open_seat, play_until, start_game, tell
 
 PHONE_360 = (360, 800)
 TIMERS: dict[str, Any] = {"clue_seconds": 120, "play_seconds": 120, "vote_seconds": 120}
@@ -117,3 +117,33 @@ def test_the_lobby_shows_extended_timers(players: Players) -> None:
     shot(other, "pause-lobby-extended-zh-Hans-1920")
     host.locator("input[name=extended-timers]").uncheck()
     expect(other.locator(".extended-on")).to_have_count(0)
+
+
+def test_after_a_reveal_the_countdown_says_the_doubled_clue_time_then_only_the_time_left(players: Players) -> None:
+    """Extended timers: a round's first timer is the last reveal's and the storyteller's time, both
+    doubled, and the countdown says so; once the clue is given it says only the time left. (It said
+    half the storyteller's time: found playing in WebKit; a countdown kept across a redraw that kept
+    its first words is `test_in_place`'s.)"""
+    options = {"first_storyteller": 2, "storyteller_cycles": 1}
+    # (the play's time longer than the clue's: the clue's words would say the reveal still)
+    timers = {**TIMERS, "play_seconds": 180}
+    seat = create_room_by_api(players.base, "Mara", options=options, extended_timers=True, **timers)
+    code = seat["code"]
+    host = players.open(*PHONE_360, mobile=True)
+    open_seat(host, players.base, code, seat)
+    other = players.open(*PHONE_360, mobile=True)
+    join_in_ui(other, players.base, code, "Lin")  # (seat 1; the bot, seat 2, tells first)
+    add_bots(host, 1)
+    start_game(host, [other])
+    play_until([host, other], lambda: host.locator(".clue-input").count() > 0)  # Mara's turn to tell
+
+    said = words("en")
+    countdown = other.locator(".table-head .countdown")
+    before_the_clue = said["table.time_left_reveal"].split("{time}")[1].replace("{seconds}", "240")
+    expect(countdown).to_contain_text(before_the_clue)
+    close_reveal(host)
+    expect(host.locator(".overlay")).to_have_count(0)
+    tell(host, "A long journey")
+    expect(other.locator(".table-head .round")).to_be_visible()
+    other.wait_for_timeout(1500)  # (the countdowns tick each second)
+    assert re.fullmatch(said["table.time_left"].replace("{time}", r"\d+:\d\d"), countdown.inner_text())

@@ -34,7 +34,9 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") listen(element, key.slice(2).toLowerCase(), value);
     else if (key === "class") element.className = element.className ? `${element.className} ${value}` : String(value);
     else if (key === "style" && typeof value === "object") Object.assign(element.style, value);
-    else if (key in element && typeof value !== "string") {
+    // (`_name`: the screen's own data on the element, e.g. a countdown's words: kept up to date by
+    // `show` as the page's properties are)
+    else if ((key in element && typeof value !== "string") || key.startsWith("_")) {
       element[key] = value;
       (element._props ??= {})[key] = value;
     } else element.setAttribute(key, value === true ? "" : value);

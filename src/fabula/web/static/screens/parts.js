@@ -63,19 +63,17 @@ export function clockText(seconds) {
 }
 
 // A countdown to ``deadline`` (Unix seconds), worded by ``words(time)``; the screen's ticker
-// keeps every one of them current.
+// keeps every one of them current, each with the words of the screen's newest drawing (a
+// countdown kept across a redraw takes the new one's, as a handler does).
 export function countdown(deadline, words) {
-  const element = h("span.countdown", { "data-deadline": deadline });
-  element.words = words;
   const left = deadline - Date.now() / 1000;
-  element.textContent = words(clockText(left), left);
-  return element;
+  return h("span.countdown", { "data-deadline": deadline, _words: words }, words(clockText(left), left));
 }
 
 export function tickCountdowns() {
   for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
     const left = Number(element.dataset.deadline) - Date.now() / 1000;
-    if (element.words) element.textContent = element.words(clockText(left), left);
+    if (element._words) element.textContent = element._words(clockText(left), left);
   }
 }
 

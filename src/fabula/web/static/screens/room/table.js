@@ -118,7 +118,8 @@ export function tablePart(v) {
   // The clue's timer runs from the end of the last round's reveal: until then it says so (a host
   // who set 20 s saw 0:35 and wondered why).
   function timerWords(room, game) {
-    const clueSeconds = room.settings.clue_seconds;
+    // (extended timers: the storyteller's time doubled, as the server's clock has it)
+    const clueSeconds = room.settings.clue_seconds * (room.settings.extended_timers ? 2 : 1);
     if (game.phase !== "clue" || !game.last_round || !clueSeconds) return timeLeft;
     return (time, left) => (left > clueSeconds ? t("table.time_left_reveal", { time, seconds: clueSeconds }) : timeLeft(time));
   }

@@ -1,0 +1,191 @@
+"""The audience of the audience benchmark, in a process of its own: N connections that each read
+every state and vote once a round. Apart from the players, so that the players' latency is the
+server's, not this generator's: 2,000 connections reading a state each held the generator's loop
+some 27 ms (p99 of its lag), and a player's state read meanwhile waited as long.
+
+The benchmark's process asks it what to do over a pipe (`Crowd`): count the states from now,
+stop counting and say what each connection got, stop voting, say the votes, close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import re
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+import msgspec
+
+from .links import Link, connect
+from .system import raise_nofile
+
+SEQ = re.compile(rb'"seq":(\d+)')
+STATE = b'{"type":"state"'
+decode = msgspec.json.decode
+
+
+@dataclass(slots=True)
+class View:
+    """What an audience connection needs of a state: read once per seq for all of them."""
+
+    game: int
+    round: int
+    voting: bool
+    cards: list[str]
+
+
+@dataclass
+class CrowdTally:
+    """What the audience counts, across its connections."""
+
+    votes_sent: int = 0
+    acked: Counter[tuple[int, int]] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    views: dict[int, View] = field(default_factory=dict)
+    errors: Counter[str] = field(default_factory=Counter)
+    counting: bool = False
+
+
+class Watcher:
+    """An audience connection: counts its states, votes once a round."""
+
+    def __init__(self, link: Link, rng: random.Random, spread: float, tally: CrowdTally) -> None:
+        self.link, self.rng, self.spread, self.tally = link, rng, spread, tally
+        link.on_message = self.on_message
+        self.greeted = False
+        self.voted: set[tuple[int, int]] = set()
+        self.voting = True
+        self.pending: dict[str, tuple[int, int]] = {}
+
+    def on_message(self, now: float, data: bytes) -> None:
+        if data.startswith(STATE):
+            found = SEQ.search(data, 0, 200)
+            if found is None:
+                self.tally.errors["unreadable_state"] += 1
+                return
+            seq = int(found.group(1))
+            if self.tally.counting:
+                self.link.states.append((seq, now))
+            view = self.tally.views.get(seq)
+            if view is None:  # (every audience connection gets the same bytes: read once)
+                view = self.tally.views[seq] = view_of(decode(data)["room"])
+            key = (view.game, view.round)
+            if view.voting and self.voting and key not in self.voted:
+                self.voted.add(key)
+                card = self.rng.choice(view.cards)
+                asyncio.get_running_loop().call_later(self.rng.uniform(0, self.spread), self.vote, key, card)
+            return
+        message = decode(data)
+        kind = message["type"]
+        if kind == "welcome":
+            self.greeted = True
+        elif kind == "ack" and message["id"] in self.pending:
+            self.tally.acked[self.pending.pop(message["id"])] += 1
+        elif kind == "error":
+            self.pending.pop(message.get("id"), None)
+            self.tally.refused[message["code"]] += 1
+
+    def vote(self, key: tuple[int, int], card: str) -> None:
+        if self.voting:
+            self.pending[self.link.send({"type": "crowd_vote", "card": card})] = key
+            self.tally.votes_sent += 1
+
+
+def view_of(room: dict[str, Any]) -> View:
+    game = room["game"]
+    if game is None:
+        return View(room["games_started"], 0, False, [])
+    voting = room["status"] == "playing" and game["phase"] == "vote"
+    return View(room["games_started"], game["round"], voting, [slot["card"] for slot in game["table"]])
+
+
+# ---------------------------------------------------------------------- the process
+
+
+async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[str, Any]) -> None:
+    tally, rng = CrowdTally(), random.Random(settings["seed"])
+    watchers = [
+        Watcher(Link(urls[n % len(urls)], code, settings["deflate"]), rng, settings["spread"], tally)
+        for n in range(settings["audience"])
+    ]
+    hellos = [
+        {"token": None, "audience": {"token": secrets.token_urlsafe(16), "name": f"Fan {n}"}}
+        for n in range(len(watchers))
+    ]
+    seconds = await connect(
+        [(w.link, h) for w, h in zip(watchers, hellos, strict=True)], lambda: sum(w.greeted for w in watchers)
+    )
+    pipe.send(seconds)
+    while True:
+        command = await asyncio.to_thread(pipe.recv)
+        if command == "count":
+            for watcher in watchers:
+                watcher.link.states = []
+            tally.counting = True
+            pipe.send(None)
+        elif command == "states":
+            tally.counting = False
+            pipe.send([watcher.link.states for watcher in watchers])
+        elif command == "votes":
+            for watcher in watchers:
+                watcher.voting = False
+            await asyncio.sleep(3.0)  # (the last batches stored, the numbers shown)
+            unanswered = sum(len(w.pending) for w in watchers)
+            pipe.send((tally.votes_sent, tally.acked, dict(tally.refused), unanswered, dict(tally.errors)))
+        elif command == "close":
+            for watcher in watchers:
+                watcher.link.close()
+            await asyncio.sleep(1.0)
+            pipe.send(None)
+            return
+
+
+def _crowd_process(pipe: Connection, urls: list[str], code: str, settings: dict[str, Any]) -> None:
+    raise_nofile()
+    try:
+        import uvloop
+
+        uvloop.run(_serve(pipe, urls, code, settings))
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        asyncio.run(_serve(pipe, urls, code, settings))
+
+
+class Crowd:
+    """The audience process, seen from the benchmark's: `start`, then `ask` it, then `stop`."""
+
+    def __init__(self, urls: list[str], code: str, **settings: Any) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_crowd_process, args=(theirs, urls, code, settings), daemon=True)
+
+    async def start(self) -> float:
+        """Start it (on this process's cores); seconds until every connection was welcomed."""
+        self.process.start()
+        started = time.monotonic()
+        while not await asyncio.to_thread(self.pipe.poll, 1.0):
+            if not self.process.is_alive() or time.monotonic() - started > 180:
+                raise RuntimeError("the audience process did not connect")
+        connected: float = self.pipe.recv()
+        return connected
+
+    async def ask(self, command: str) -> Any:
+        self.pipe.send(command)
+        return await asyncio.to_thread(self.pipe.recv)
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=10)
+        if self.process.is_alive():  # pragma: no cover
+            self.process.kill()
+            self.process.join()
