@@ -162,18 +162,19 @@ def none_left(env: dict[str, str]) -> list[str]:
     return started_by(mark)
 
 
-def test_the_command_line_runs_and_stops_what_it_started() -> None:
+def completed_run(command: list[str]) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    """``command`` run to its end with a marked environment (`marked`): it succeeded; its output,
+    and the environment to look for what it left running."""
     env = marked()
     result = subprocess.run(
-        [*COMMAND_LINE, "--duration=1"],
-        cwd=BENCHMARKS.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+        command, cwd=BENCHMARKS.parent, env=env, capture_output=True, text=True, timeout=300, check=False
     )
     assert result.returncode == 0, result.stderr
+    return result, env
+
+
+def test_the_command_line_runs_and_stops_what_it_started() -> None:
+    result, env = completed_run([*COMMAND_LINE, "--duration=1"])
     assert " actions/s sustained (" in result.stdout
     assert "== verdicts" in result.stdout
     assert "ceiling (transport/echo): " in result.stdout
@@ -188,17 +189,7 @@ def test_an_audience_run_counts_every_vote_and_stops_its_audience_process() -> N
     """``--audience``: the audience in a process of its own (so that the players' latency is the
     server's); every act shown to every audience connection, the votes counted exactly; nothing
     left running."""
-    env = marked()
-    result = subprocess.run(
-        [*AUDIENCE_RUN, "--server-log-level=warning"],
-        cwd=BENCHMARKS.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result, env = completed_run([*AUDIENCE_RUN, "--server-log-level=warning"])
     assert "6 players, 40 audience over 1 process(es)" in result.stdout
     assert "(0 acts never shown to someone)" in result.stdout
     assert "exactly the acknowledged" in result.stdout

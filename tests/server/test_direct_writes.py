@@ -48,11 +48,17 @@ async def _turns(count: int = 5) -> None:
         await asyncio.sleep(0)
 
 
-async def test_an_idle_outbox_writes_at_once_and_a_paced_one_when_the_pacer_comes() -> None:
+async def _idle_outbox(sending: asyncio.Event | None = None) -> tuple[Socket, Outbox, asyncio.Task[None]]:
+    """A socket, its outbox, and its sender task waiting with nothing in hand."""
     socket = Socket()
     outbox = Outbox(socket.write_now)
-    task = asyncio.create_task(_sender(outbox, socket))
+    task = asyncio.create_task(_sender(outbox, socket, sending))
     await _turns()
+    return socket, outbox, task
+
+
+async def test_an_idle_outbox_writes_at_once_and_a_paced_one_when_the_pacer_comes() -> None:
+    socket, outbox, task = await _idle_outbox()
 
     outbox.put(b"an answer")
     assert socket.got == [("at once", b"an answer")], "written in the call that put it"
@@ -64,10 +70,7 @@ async def test_an_idle_outbox_writes_at_once_and_a_paced_one_when_the_pacer_come
 
 
 async def test_what_the_socket_cannot_take_waits_and_nothing_overtakes_it() -> None:
-    socket = Socket()
-    outbox = Outbox(socket.write_now)
-    task = asyncio.create_task(_sender(outbox, socket))
-    await _turns()
+    socket, outbox, task = await _idle_outbox()
 
     outbox.put(b"one")
     socket.open = False  # (its buffer full)
@@ -83,11 +86,8 @@ async def test_what_the_socket_cannot_take_waits_and_nothing_overtakes_it() -> N
 
 
 async def test_nothing_is_written_at_once_while_the_sender_holds_a_message() -> None:
-    socket = Socket()
     sending = asyncio.Event()
-    outbox = Outbox(socket.write_now)
-    task = asyncio.create_task(_sender(outbox, socket, sending))
-    await _turns()
+    socket, outbox, task = await _idle_outbox(sending)
     socket.open = False
     outbox.put(b"first")
     socket.open = True
