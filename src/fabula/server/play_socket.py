@@ -90,13 +90,16 @@ class PlaySocket:
         finally:
             conversation.release(connection)
             sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+            # What is left, then the close, before anything else runs: the error that explains the
+            # close is often written already (at once, `Outbox.write_now`), and a client that
+            # read it could otherwise close first, never to learn the close's code
             with contextlib.suppress(Exception):  # the client may be gone already
-                for data in connection.outbox.drain():  # e.g. the error that explains the close
+                for data in connection.outbox.drain():
                     await websocket.send_text(data.decode())
                 if closing is not None:
                     await websocket.close(code=closing, reason=CLOSE_REASONS[closing])
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
 
 
 def _origin_of(url: str) -> str:
