@@ -12,6 +12,10 @@ const DOUBLE_TAP_MS = 300;
 
 const hasTime = (room) => room.time_left !== null && room.time_left !== undefined;
 
+/** The seconds a phase's timer has, as set (0: none) — doubled with extended timers, as the
+ *  server's clock has it. */
+export const timerSeconds = (settings, phase) => (settings[`${phase}_seconds`] ?? 0) * (settings.extended_timers ? 2 : 1);
+
 /** What the paused game says of its timer: "Paused · 0:42 left", or "Paused" without one. */
 export function pausedWords(room) {
   return hasTime(room) ? t("time.paused_left", { time: clockText(room.time_left) }) : t("time.paused");

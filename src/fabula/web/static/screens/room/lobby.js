@@ -7,6 +7,7 @@ import { picturesPanel, picturesShort } from "../pictures.js";
 import { botLevels, fallbackNote, levelHint, levelName } from "./models.js";
 import { soundSetting } from "./sound_setting.js";
 import { askList, invitePart, streamerSetting } from "./streamer.js";
+import { timerSeconds } from "./clock.js";
 import { settingSwitch } from "./switches.js";
 import { audienceLine } from "../crowd.js";
 
@@ -57,9 +58,7 @@ export function lobbyPart(v) {
   function timersLine(settings) {
     const set = ["clue", "play", "vote"].filter((phase) => settings[`${phase}_seconds`]);
     if (!set.length) return null;
-    // (extended timers: the seconds each phase will have, doubled)
-    const factor = settings.extended_timers ? 2 : 1;
-    const parts = set.map((phase) => t("lobby.timer", { phase: t(`start.timer.${phase}`), seconds: settings[`${phase}_seconds`] * factor }));
+    const parts = set.map((phase) => t("lobby.timer", { phase: t(`start.timer.${phase}`), seconds: timerSeconds(settings, phase) }));
     return h("p.hint.timers", {}, t("lobby.timers", { timers: listText(parts) }));
   }
 

@@ -5,7 +5,7 @@ import { cardImage, cardViewer, awayLines, countdown, memberName, roundLine, sco
 import { missedRounds } from "../album.js";
 import { fallbackNote, levelName, notAnsweringLines } from "./models.js";
 import { aloudHeading, clueInSentence } from "../clue.js";
-import { pausedLine, phaseTimer, timeControls } from "./clock.js";
+import { pausedLine, phaseTimer, timeControls, timerSeconds } from "./clock.js";
 import { audienceLine } from "../crowd.js";
 
 function shortClue(clue) {
@@ -118,8 +118,7 @@ export function tablePart(v) {
   // The clue's timer runs from the end of the last round's reveal: until then it says so (a host
   // who set 20 s saw 0:35 and wondered why).
   function timerWords(room, game) {
-    // (extended timers: the storyteller's time doubled, as the server's clock has it)
-    const clueSeconds = room.settings.clue_seconds * (room.settings.extended_timers ? 2 : 1);
+    const clueSeconds = timerSeconds(room.settings, "clue");
     if (game.phase !== "clue" || !game.last_round || !clueSeconds) return timeLeft;
     return (time, left) => (left > clueSeconds ? t("table.time_left_reveal", { time, seconds: clueSeconds }) : timeLeft(time));
   }
