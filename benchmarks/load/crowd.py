@@ -48,6 +48,11 @@ class CrowdTally:
     acked: Counter[tuple[int, int]] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)
     views: dict[int, View] = field(default_factory=dict)
+    #: a state's text → its seq (the connections are handed the very same text object, whose
+    #: hash Python keeps: looking it up again costs next to nothing)
+    seqs: dict[bytes, int] = field(default_factory=dict)
+    #: compressed message → its text, for all the connections (`WebSocketClient.inflated`)
+    inflated: dict[bytes, bytes] = field(default_factory=dict)
     errors: Counter[str] = field(default_factory=Counter)
     counting: bool = False
 
@@ -62,14 +67,20 @@ class Watcher:
         self.voted: set[tuple[int, int]] = set()
         self.voting = True
         self.pending: dict[str, tuple[int, int]] = {}
+        self.counted_in: int | None = None
 
     def on_message(self, now: float, data: bytes) -> None:
-        if data.startswith(STATE):
+        seq = self.tally.seqs.get(data)
+        if seq is None and data.startswith(STATE):
             found = SEQ.search(data, 0, 200)
             if found is None:
                 self.tally.errors["unreadable_state"] += 1
                 return
             seq = int(found.group(1))
+            if len(self.tally.seqs) >= 256:
+                self.tally.seqs.clear()
+            self.tally.seqs[data] = seq
+        if seq is not None:
             if self.tally.counting:
                 self.link.states.append((seq, now))
             view = self.tally.views.get(seq)
@@ -85,8 +96,16 @@ class Watcher:
         kind = message["type"]
         if kind == "welcome":
             self.greeted = True
+        elif kind == "audience":
+            you = message["you"]
+            # (the standing that comes before a vote's ack says the round the server counted it
+            # in: a vote sent from a state seconds old still counts in the round being voted)
+            self.counted_in = you["round"] if you["vote"] is not None else None
         elif kind == "ack" and message["id"] in self.pending:
-            self.tally.acked[self.pending.pop(message["id"])] += 1
+            game, round_number = self.pending.pop(message["id"])
+            if self.counted_in is not None:
+                round_number, self.counted_in = self.counted_in, None
+            self.tally.acked[(game, round_number)] += 1
         elif kind == "error":
             self.pending.pop(message.get("id"), None)
             self.tally.refused[message["code"]] += 1
@@ -111,7 +130,7 @@ def view_of(room: dict[str, Any]) -> View:
 async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[str, Any]) -> None:
     tally, rng = CrowdTally(), random.Random(settings["seed"])
     watchers = [
-        Watcher(Link(urls[n % len(urls)], code, settings["deflate"]), rng, settings["spread"], tally)
+        Watcher(Link(urls[n % len(urls)], code, settings["deflate"], tally.inflated), rng, settings["spread"], tally)
         for n in range(settings["audience"])
     ]
     hellos = [

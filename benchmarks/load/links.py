@@ -25,8 +25,10 @@ def _nothing(*_: object) -> None:
 class Link:
     """One lean WebSocket connection; ``on_message`` is given each message with its arrival time."""
 
-    def __init__(self, url: str, code: str, deflate: bool) -> None:
+    def __init__(self, url: str, code: str, deflate: bool, inflated: dict[bytes, bytes] | None = None) -> None:
         self.url, self.code, self.deflate = url, code, deflate
+        #: shared by a crowd's links (`WebSocketClient.inflated`)
+        self.inflated = inflated
         #: given by the link's player or watcher
         self.on_message: Callable[[float, bytes], None] = _nothing
         self.socket: WebSocketClient | None = None
@@ -38,7 +40,9 @@ class Link:
         parts = urlsplit(websocket_url(self.url, self.code))
         loop = asyncio.get_running_loop()
         _, socket = await loop.create_connection(
-            lambda: WebSocketClient(parts.netloc, parts.path, self.deflate, self._frame, _nothing),
+            lambda: WebSocketClient(
+                parts.netloc, parts.path, self.deflate, self._frame, _nothing, inflated=self.inflated
+            ),
             parts.hostname or "127.0.0.1",
             parts.port or 80,
         )

@@ -25,7 +25,14 @@ class WebSocketClient(asyncio.Protocol):
     sends when the server agreed to permessage-deflate, as browsers do."""
 
     def __init__(
-        self, host: str, path: str, deflate: bool, on_message: Callable[[bytes], None], on_close: Callable[[str], None]
+        self,
+        host: str,
+        path: str,
+        deflate: bool,
+        on_message: Callable[[bytes], None],
+        on_close: Callable[[str], None],
+        *,
+        inflated: dict[bytes, bytes] | None = None,
     ) -> None:
         self.request_head = (
             f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -45,6 +52,10 @@ class WebSocketClient(asyncio.Protocol):
         self.fragments: list[bytes] = []
         self.fragment_compressed = False
         self.close_code: int | None = None
+        #: compressed message → its text, shared by the connections of one crowd: a server that
+        #: compresses each message alone sends every watcher the very same bytes, and inflating
+        #: them once per watcher was the most of what 10,000 of them cost the generator
+        self.inflated = inflated
 
     # asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -61,6 +72,12 @@ class WebSocketClient(asyncio.Protocol):
             self.on_close("closed" if self.close_code is None else f"closed_{self.close_code}")
 
     def data_received(self, data: bytes) -> None:
+        if self.open and not self.buffer:
+            # (most reads hold whole frames: parsed where they are, not copied into the buffer)
+            at = self._frames(data)
+            if at < len(data):
+                self.buffer += data[at:]
+            return
         buffer = self.buffer
         buffer += data
         if not self.open:
@@ -72,7 +89,10 @@ class WebSocketClient(asyncio.Protocol):
             self._handshake(head)
             if not self.open:
                 return
-        self._frames()
+        at = self._frames(buffer)
+        if at:
+            # consumed frames are cut once per read, not once per frame: a burst of states is one cut
+            del buffer[:at]
 
     def _handshake(self, head: str) -> None:
         lines = head.split("\r\n")
@@ -99,8 +119,8 @@ class WebSocketClient(asyncio.Protocol):
         self.open = True
         self.opened.set_result(None)
 
-    def _frames(self) -> None:
-        buffer = self.buffer
+    def _frames(self, buffer: bytes | bytearray) -> int:
+        """Handle every whole frame at the start of ``buffer``; how many bytes they took."""
         size = len(buffer)
         at = 0
         while size - at >= 2:
@@ -124,9 +144,7 @@ class WebSocketClient(asyncio.Protocol):
                 payload = apply_mask(payload, bytes(buffer[end - length - 4 : end - length]))
             at = end
             self._frame(first, payload)
-        if at:
-            # consumed frames are cut once per read, not once per frame: a burst of states is one cut
-            del buffer[:at]
+        return at
 
     def _frame(self, first: int, payload: bytes) -> None:
         opcode = first & 0x0F
@@ -150,9 +168,19 @@ class WebSocketClient(asyncio.Protocol):
         data = self.fragments[0] if len(self.fragments) == 1 else b"".join(self.fragments)
         self.fragments = []
         if self.fragment_compressed:
-            data = self.inflater.decompress(data + b"\x00\x00\xff\xff")
-            if self.inflate_reset:
-                self.inflater = zlib.decompressobj(-self.inflate_bits)
+            if self.inflate_reset and self.inflated is not None:
+                text = self.inflated.get(data)
+                if text is None:
+                    if len(self.inflated) >= 256:
+                        self.inflated.clear()
+                    text = self.inflated[data] = zlib.decompressobj(-self.inflate_bits).decompress(
+                        data + b"\x00\x00\xff\xff"
+                    )
+                data = text
+            else:
+                data = self.inflater.decompress(data + b"\x00\x00\xff\xff")
+                if self.inflate_reset:
+                    self.inflater = zlib.decompressobj(-self.inflate_bits)
         self.on_message(data)
 
     def _send_frame(self, first: int, payload: bytes) -> None:

@@ -24,9 +24,9 @@ def test_a_short_research_env_run() -> None:
     # the same game either way: a round is a clue, three plays and three votes
     assert figures["engine_moves_per_game"] == figures["env_moves_per_episode"] == 28
     assert set(figures["microseconds_per_move"]) == {"engine", "capture", "texts", "mask"}
-    # an agent that reads the texts pays for them: never faster than one that does not (the
-    # generous margin: one short run each on a shared machine)
-    assert 0 < figures["env_reading_texts_episodes_per_second"] < 1.5 * figures["env_episodes_per_second"]
+    # (which of the two is faster is the benchmark's to say, not a test's: one 0.2-s run each on a
+    # shared machine once had the reading agent twice as fast)
+    assert figures["env_reading_texts_episodes_per_second"] > 0
     assert all(spent > 0 for spent in figures["microseconds_per_move"].values())
 
 

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from fabula import protocol as p
 from fabula.protocol.settings import RoomSettings
-from fabula.server.connections import PACED_PER_TURN, Connection, Outbox, TokenBucket
-from fabula.server.entries import Created, Joined
+from fabula.rules import Phase, numbered_deck
+from fabula.server.ballots import Ballots
+from fabula.server.connections import PACED_PER_TURN, Connection, Outbox, TokenBucket, Watcher
+from fabula.server.entries import Created, CrowdVote, CrowdVoted, Joined, Started
 from fabula.server.fanout import FanOut
 from fabula.server.live_room import LiveRoom
 from fabula.server.metrics import Metrics
@@ -21,6 +25,8 @@ from fabula.server.room import Room
 from fabula.server.room_settings import COLOURS
 from fabula.server.rooms import Rooms
 from fabula.store import LocalBus, SqliteStore
+
+from .test_quiet_vote import next_move
 
 pytestmark = pytest.mark.anyio
 
@@ -93,34 +99,184 @@ async def test_a_closed_outbox_is_passed_over_and_the_others_still_wake() -> Non
         task.cancel()
 
 
-async def test_a_change_queues_the_players_state_at_once_and_the_watchers_from_the_next_turn(tmp_path: Path) -> None:
-    """Even queueing a state for thousands of watchers takes longer than a player's move: the
-    players' senders go first, and the watchers' states are queued from the next turn on."""
+def _connection(live: LiveRoom, member: int | None, *, watcher: Watcher | None = None) -> Connection:
+    made = Connection(
+        "127.0.0.1", TokenBucket(100, 100), TokenBucket(100, 100), code=live.room.code, member=member, watcher=watcher
+    )
+    live.presence.arrive(made, None)
+    return made
+
+
+async def _room(tmp_path: Path, code: str = "PACED") -> tuple[Rooms, LiveRoom]:
     store = SqliteStore(tmp_path / "rooms.sqlite3")
     rooms = Rooms(store, LocalBus(), Metrics(), time.time)
-    fanout = FanOut(lambda: 30.0)
-    await store.create_room("PACED", at=0.0)
-    live = LiveRoom(Room("PACED"))
+    await store.create_room(code, at=0.0)
+    live = LiveRoom(Room(code))
     rooms.hold(live)
-    await rooms.commit(live, Created(at=0.0, settings=RoomSettings()))
-    await rooms.commit(live, Joined(at=1.0, member=0, name="Mara", colour=COLOURS[0], token_hash="h0"))
+    await rooms.commit(live, Created(at=0.0, settings=RoomSettings(options={"storyteller_cycles": 1})))
+    for member in range(3):
+        await rooms.commit(
+            live, Joined(at=1.0, member=member, name=f"P{member}", colour=COLOURS[member], token_hash=f"h{member}")
+        )
+    return rooms, live
 
-    def connection(member: int | None) -> Connection:
-        made = Connection("127.0.0.1", TokenBucket(100, 100), TokenBucket(100, 100), code="PACED", member=member)
-        live.presence.connections.add(made)
-        return made
 
-    player = connection(0)
-    watchers = [connection(None) for _ in range(1_000)]
+def _kinds(connection: Connection) -> list[str]:
+    return [json.loads(data)["type"] for data in connection.outbox.drain()]
+
+
+async def test_a_change_sends_the_players_state_at_once_and_the_watchers_a_slice_a_turn(tmp_path: Path) -> None:
+    """Even queueing a state for thousands of watchers takes longer than a player's move: the
+    players' go first, and the watchers' from the next turn on, `PACED_PER_TURN` a turn."""
+    _, live = await _room(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    player = _connection(live, 0)
+    watchers = [_connection(live, None) for _ in range(1_000)]
 
     fanout.states(live)
 
-    assert [json.loads(data)["type"] for data in player.outbox.drain()] == ["state"]
+    assert _kinds(player) == ["state"]
     assert all(not watcher.outbox.drain() for watcher in watchers), "a watcher's state was queued at once"
+    got: list[list[bytes]] = [[] for _ in watchers]
+    turns = 0
+    while not all(got):
+        await asyncio.sleep(0)
+        turns += 1
+        reached = 0
+        for index, watcher in enumerate(watchers):
+            queued = watcher.outbox.drain()
+            got[index] += queued
+            reached += bool(queued)
+        assert reached <= PACED_PER_TURN, f"{reached} watchers in one turn"
+    assert turns >= len(watchers) // PACED_PER_TURN
+    assert all(len(messages) == 1 for messages in got), "each watcher has the state, once"
+    assert "P0" in got[0][0].decode(), "the room as a spectator sees it"
+
+
+async def test_a_newer_state_takes_over_the_rest_of_the_way(tmp_path: Path) -> None:
+    rooms, live = await _room(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    watchers = [_connection(live, None) for _ in range(4 * PACED_PER_TURN)]
     fanout.states(live)
-    player.outbox.drain()
     await asyncio.sleep(0)
-    queued = [watcher.outbox.drain() for watcher in watchers]
-    assert all(len(messages) == 1 for messages in queued), "each watcher has the newest state, once"
-    assert {json.loads(messages[0])["type"] for messages in queued} == {"state"}
-    assert "Mara" in queued[0][0].decode(), "the room as a spectator sees it"
+    first = [watcher.outbox.drain() for watcher in watchers]
+    assert sum(map(len, first)) == PACED_PER_TURN
+
+    await rooms.commit(live, Joined(at=2.0, member=3, name="Nell", colour=COLOURS[3], token_hash="h3"))
+    fanout.states(live)
+    await asyncio.sleep(0)
+    reached_next = {index for index, watcher in enumerate(watchers) if watcher.outbox.drain()}
+    for _ in range(10):
+        await asyncio.sleep(0)
+    then = [watcher.outbox.drain() for watcher in watchers]
+
+    reached_first = {index for index, messages in enumerate(first) if messages}
+    assert len(reached_next) == PACED_PER_TURN
+    assert not reached_next & reached_first, "those the older state had not reached come first"
+    assert all(b"Nell" in messages[0] for messages in then if messages), "the newest state"
+    assert sum(map(len, first)) + len(reached_next) + sum(map(len, then)) == 5 * PACED_PER_TURN, (
+        "the older one went no further, the newer one to everyone once"
+    )
+
+
+async def test_relayed_watchers_get_a_state_in_one_turn_together(tmp_path: Path) -> None:
+    """A relayed connection's message is a list entry for its peer link, and the same message to
+    many in one turn crosses the link as one frame: they are not sliced."""
+
+    class RelayedOutbox(Outbox):
+        relayed = True
+
+    _, live = await _room(tmp_path)
+    local = [_connection(live, None) for _ in range(2 * PACED_PER_TURN)]
+    relayed = []
+    for _ in range(3 * PACED_PER_TURN):
+        made = Connection("10.0.0.2", TokenBucket(9, 9), TokenBucket(9, 9), outbox=RelayedOutbox(), code="PACED")
+        live.presence.arrive(made, None)
+        relayed.append(made)
+
+    FanOut(lambda: 30.0).states(live)
+    await asyncio.sleep(0)
+
+    assert all(_kinds(connection) == ["state"] for connection in relayed)
+    assert sum(bool(_kinds(connection)) for connection in local) == PACED_PER_TURN
+
+
+async def test_each_watchers_standing_follows_its_state_after_a_reveal_even_if_a_newer_state_comes(
+    tmp_path: Path,
+) -> None:
+    rooms, live = await _room(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
+    room, rng = live.room, random.Random(5)
+    assert room.game is not None
+    while room.game.phase is not Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+    fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(3 * PACED_PER_TURN)]
+    table = list(room.game.table)
+    votes = [CrowdVote(f"a{n}", f"Fan {n}", room.game.round, table[n % len(table)], f"v{n}") for n in range(len(fans))]
+    await rooms.commit(live, CrowdVoted(at=3.0, votes=votes))
+    fanout.states(live)
+    for _ in range(10):
+        await asyncio.sleep(0)
+    for fan in fans:
+        fan.outbox.drain()
+    while room.game.phase is Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+
+    fanout.states(live)  # the reveal: each one's points
+    await asyncio.sleep(0)
+    fanout.states(live)  # (another round of states, before most were reached: the audience's numbers, say)
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+    sent = [[json.loads(data) for data in fan.outbox.drain()] for fan in fans]
+    for fan, messages in zip(fans, sent, strict=True):
+        assert [message["type"] for message in messages][-2:] == ["state", "audience"], messages
+        assert messages[-1]["you"]["points"] == fan.standing.points
+        assert messages[-1]["you"]["round"] == room.game.round
+    assert {messages[-1]["you"]["points"] for messages in sent} == {0, 1}, "some found the card, some not"
+
+
+def test_a_member_let_go_goes_on_watching_and_is_no_longer_among_the_seated() -> None:
+    live = LiveRoom(Room("GONE"))
+    seat, other, watching = _connection(live, 0), _connection(live, 1), _connection(live, None)
+
+    assert live.presence.present() == {0, 1}
+    assert live.presence.let_go(0) == [seat]
+
+    assert seat.member is None
+    assert live.presence.seated == {other}
+    assert live.presence.connections == {seat, other, watching}
+    assert live.presence.present() == {1}
+    assert live.presence.watched
+
+
+async def test_a_batch_of_votes_is_answered_a_slice_of_voters_a_turn(tmp_path: Path) -> None:
+    """Each voter answered sends its standing and its ack: a batch of hundreds answered in one
+    turn would hold a player's move read meanwhile for all of those sends."""
+    rooms, live = await _room(tmp_path)
+    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
+    room, rng = live.room, random.Random(5)
+    assert room.game is not None
+    while room.game.phase is not Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+    ballots = Ballots(rooms, time.time)
+    card = next(iter(room.game.table))
+    fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(4 * PACED_PER_TURN)]
+    voting = [
+        asyncio.create_task(ballots.vote(live, fan, p.CrowdVote(id=f"v{n}", card=card))) for n, fan in enumerate(fans)
+    ]
+    answered = [False] * len(fans)
+    turns = 0
+    while not all(answered):
+        await asyncio.sleep(0)
+        newly = 0
+        for index, fan in enumerate(fans):
+            if not answered[index] and any(b'"ack"' in data for data in fan.outbox.drain()):
+                answered[index] = True
+                newly += 1
+        assert newly <= PACED_PER_TURN, f"{newly} voters answered in one turn"
+        turns += 1
+        assert turns < 100_000
+    await asyncio.gather(*voting)
+    assert room.crowd.voted_in(room.game.round) == len(fans), "every vote counted, in one batch"

@@ -7,7 +7,7 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from fabula.store import StoredEntry
 
@@ -15,6 +15,9 @@ from .entries import AnyEntry, decode
 from .errors import RoomCode, RoomError
 from .presence import Presence
 from .room import Room
+
+if TYPE_CHECKING:
+    from .fanout import CrowdDelivery
 
 #: How many of its newest entries a room keeps as stored (`LiveRoom.recent`).
 RECENT = 64
@@ -50,8 +53,10 @@ class LiveRoom:
     spectator_state: tuple[object, bytes] | None = None
     #: a states' round due soon for the audience's numbers (`FanOut.audience_changed`)
     numbers_due: asyncio.TimerHandle | None = None
-    #: what the audience's standings were last looked at for (`FanOut.standings`)
+    #: what the audience's standings were last looked at for (`FanOut.standings_due`)
     standings_of: object = None
+    #: the state on its way to the room's watchers, a slice a turn (`FanOut.states`)
+    crowd_delivery: CrowdDelivery | None = None
 
 
 @dataclass(eq=False, slots=True)

@@ -24,6 +24,9 @@ class Presence:
 
     #: this process's connections to the room (spectators' too)
     connections: set[Connection] = field(default_factory=set)
+    #: those of ``connections`` that hold a seat (``member`` set): what a move's own path walks,
+    #: a handful however large the crowd
+    seated: set[Connection] = field(default_factory=set)
     #: since when each member has had no connection (members absent from the dict are connected),
     #: here or — with several processes — through any other
     gone_since: dict[int, float] = field(default_factory=dict)
@@ -42,11 +45,20 @@ class Presence:
 
     def present(self) -> set[int]:
         """The members connected to this room, through this process or another."""
-        here = {c.member for c in self.connections if c.member is not None}
+        here = self.members_here()
         return here | self.remote if self.remote else here
 
+    def members_here(self) -> set[int]:
+        """The members connected to this room through this process."""
+        return {c.member for c in self.seated if c.member is not None}
+
+    @property
+    def watched(self) -> bool:
+        """Whether a spectator or a member of the audience is connected here."""
+        return len(self.seated) < len(self.connections)
+
     def connected_here(self, member: int) -> bool:
-        return any(c.member == member for c in self.connections)
+        return any(c.member == member for c in self.seated)
 
     def gone(self, member: int) -> bool:
         """Whether ``member`` has no connection anywhere."""
@@ -70,7 +82,8 @@ class Presence:
     def seen_here(self) -> list[Seen]:
         """What this process announces of this room to the others: who is connected through it.
         (A return to the table is in the log now, so the hello's seq, `Seen.since`, is not needed.)"""
-        return [Seen(SPECTATORS if member is None else member, 0) for member in {c.member for c in self.connections}]
+        seen = [Seen(member, 0) for member in self.members_here()]
+        return [*seen, Seen(SPECTATORS, 0)] if self.watched else seen
 
     # ------------------------------------------------------------------ changing
 
@@ -83,6 +96,7 @@ class Presence:
             self.audience += 1
         self.connections.add(connection)
         if member is not None:
+            self.seated.add(connection)
             self.version += 1
             if language is not None:
                 self.languages[member] = language
@@ -94,6 +108,7 @@ class Presence:
         if connection.watcher is not None and connection in self.connections:
             self.audience -= 1
         self.connections.discard(connection)
+        self.seated.discard(connection)
         member = connection.member
         gone = member is not None and not self.connected_here(member)
         if member is not None:
@@ -110,10 +125,16 @@ class Presence:
         self.gone_since[member] = now
         self.version += 1
 
-    def let_go(self, member: int) -> None:
-        """``member`` is no longer seated here (removed, left, replaced)."""
+    def let_go(self, member: int) -> list[Connection]:
+        """``member`` is no longer seated here (removed, left, replaced): their connections go on
+        as spectators'; which they were."""
+        unseated = [c for c in self.seated if c.member == member]
+        for connection in unseated:
+            connection.member = None
+            self.seated.discard(connection)
         self.gone_since.pop(member, None)
         self.version += 1
+        return unseated
 
     def elsewhere(self, room: Room, seen: list[Seen], now: float) -> bool:
         """What the other processes announce of this room now: who is connected through them;
@@ -121,7 +142,7 @@ class Presence:
         remote = frozenset(s.member for s in seen if s.member != SPECTATORS)
         if remote == self.remote:
             return False
-        here = {c.member for c in self.connections}
+        here = self.members_here()
         for member_id in remote - self.remote:
             self.gone_since.pop(member_id, None)
         for member_id in self.remote - remote:

@@ -40,6 +40,8 @@ class LineOutbox(Outbox):
     """A relayed connection's outbox at its room's owner: each message goes onto the peer link
     at once (the relaying process's outbox for the client keeps only the newest unsent state)."""
 
+    relayed = True
+
     def __init__(self, line: Line) -> None:
         super().__init__()
         self.line = line
