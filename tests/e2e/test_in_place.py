@@ -11,7 +11,7 @@ import httpx
 from playwright.sync_api import WebSocketRoute, expect
 
 from .conftest import Players
-from .test_album import alone_with_bots, game_over
+from .test_album import alone_with_bots, game_over, shot
 from .ui import (
     add_bots,
     answered,
@@ -371,3 +371,23 @@ def test_a_countdown_kept_across_a_redraw_ticks_with_the_new_drawings_words(play
     )
     assert kept, "the countdown is the same element"
     assert re.fullmatch(r"the play's words, 2:(2\d|30)", text)
+
+
+def test_an_address_with_no_page_says_so_and_keeps_the_rooms_code(players: Players) -> None:
+    """A link cut or guessed wrong (/room/CODE/album) opened the server's bare "Not Found"."""
+    page = players.phone()
+    response = page.goto("/room/kx7pq/album")
+    assert response is not None
+    assert response.status == 404
+    expect(page.locator(".no-such-page")).to_have_text(
+        "There is no page at /room/kx7pq/album. Start here, or type a room's code."
+    )
+    expect(page.locator("input.code-input")).to_have_value("KX7PQ")
+    page.select_option("select.language", "zh-Hans")
+    expect(page.locator(".no-such-page")).to_have_text("/room/kx7pq/album 没有这个页面。从这里开始，或输入房间代码。")
+    shot(page, "phone-no-such-page-zh-Hans")
+    page.goto("/")
+    expect(page.locator("input.code-input")).to_be_visible()
+    expect(page.locator(".no-such-page")).to_have_count(0)
+    api = httpx.get(players.base + "/api/no-such-thing", headers={"accept": "text/html"})
+    assert (api.status_code, api.text) == (404, "Not Found"), "an API address is no page"

@@ -111,8 +111,9 @@ def create_app(
         await sounds.worker.stop()
         await service.stop()
 
+    pages = Pages(library, list(config.model_bots.values()), config.model_bot_fallback)
     parts: list[Part] = [
-        Pages(library, list(config.model_bots.values()), config.model_bot_fallback),
+        pages,
         rooms,
         DeckSharing(pictures),  # before the pictures: its …/pictures/link is no picture's card id
         pictures,
@@ -126,6 +127,7 @@ def create_app(
         routes=[route for part in parts for route in part.routes()],
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024)],
+        exception_handlers={404: pages.not_found},
     )
     app.state.service = service
     app.state.config = config

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -104,6 +104,20 @@ class Pages:
 
     async def index(self, request: Request) -> Response:
         return HTMLResponse(self.page, headers={"Cache-Control": "no-cache"})
+
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        """An address with no page or file: a browser opening it gets the client, with 404, which
+        says so and offers the start (a room's code in the address kept); anything else the plain
+        404."""
+        del exc
+        path = request.url.path
+        if (
+            request.method in {"GET", "HEAD"}
+            and "text/html" in request.headers.get("accept", "")
+            and not path.startswith(("/api/", "/static/"))
+        ):
+            return HTMLResponse(self.page, status_code=404, headers={"Cache-Control": "no-cache"})
+        return PlainTextResponse("Not Found", status_code=404)
 
     async def modes(self, request: Request) -> Response:
         return JSONResponse(room_choices(self.model_bots, self.fallback))

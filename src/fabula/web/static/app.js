@@ -129,8 +129,12 @@ function route() {
     homeScreen(context, { code: fromPath(match[1]) });
   } else if (path.startsWith("/rules")) {
     rulesScreen(context);
-  } else {
+  } else if (path === "/" || path === "") {
     homeScreen(context);
+  } else {
+    // an address with no page (the server said 404): the start, saying so, a room's code kept
+    const room = path.match(/^\/(?:room|join|watch|album)\/([A-Za-z0-9]+)\//);
+    homeScreen(context, { code: room ? room[1].toUpperCase() : null, lost: fromPath(path) });
   }
 }
 

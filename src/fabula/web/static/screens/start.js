@@ -124,7 +124,7 @@ function numberInput(key, value, min, max, placeholder) {
 
 // ``code``: a room code from the address bar that is not one (/join/zz9q!): it is in the field,
 // and what is wrong with it is said.
-export function homeScreen(ctx, { code: given = null } = {}) {
+export function homeScreen(ctx, { code: given = null, lost = null } = {}) {
   const form = { name: localStorage.getItem("fabula.name") || "", colour: "blue", mode: "odyssey", decks: ["fabula"] };
   if (given !== null) form.code = given;
   let decks = [{ name: "fabula", title: "Fabula", cards: 84, described: true }];
@@ -316,7 +316,8 @@ export function homeScreen(ctx, { code: given = null } = {}) {
       h("div.actions", {}, h("button.primary", { type: "submit", disabled: creating.busy }, t("home.create"))),
     );
     const deckLink = localStorage.getItem(DECK_LINK) ? h("p.notice.deck-link-pending", { role: "status" }, t("home.deck_link")) : null;
-    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), deckLink, yours, joinForm, createForm]);
+    const noSuchPage = lost === null ? null : h("p.notice.no-such-page", { role: "status" }, t("home.no_such_page", { path: lost }));
+    ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), noSuchPage, deckLink, yours, joinForm, createForm]);
   };
   ctx.relabel = draw; // another language: the same form, what was typed and chosen kept
   draw();
