@@ -168,6 +168,14 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
         )
     )
     assert leaders["Ada"] == leaders["Bo"] == f"{1 if right else 0} right"
+    places = dict(
+        zip(
+            board.locator(".leader-name").all_inner_texts(),
+            board.locator(".leader-rank").all_inner_texts(),
+            strict=True,
+        )
+    )
+    assert places["Ada"] == places["Bo"], f"alike, so one place: {places}"  # (once by name: 1, 2)
     board.scroll_into_view_if_needed()
     shot(host, "player-album-audience")
     expect(ada.locator(".audience-board .audience-leaders li")).to_have_count(3)

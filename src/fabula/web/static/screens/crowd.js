@@ -108,6 +108,12 @@ export function fillCrowd(root, crowd) {
 export function audienceBoard(album) {
   const audience = album?.audience;
   if (!audience) return null;
+  // leaders alike (as many right, of as many votes) share a place, as in a sports table: 1, 1, 3
+  const places = [];
+  audience.leaders.forEach((leader, index) => {
+    const before = audience.leaders[index - 1];
+    places.push(before && before.points === leader.points && before.votes === leader.votes ? places[index - 1] : index + 1);
+  });
   return h(
     "section.audience-board",
     { "aria-label": t("crowd.board_title") },
@@ -120,7 +126,7 @@ export function audienceBoard(album) {
         h(
           "li",
           { "data-key": `leader-${index}` },
-          h("span.leader-rank", {}, `${index + 1}`),
+          h("span.leader-rank", {}, `${places[index]}`),
           h("span.leader-name", { title: leader.name }, leader.name),
           h("strong.leader-points", {}, t("crowd.points", { points: number(leader.points) })),
           h("span.leader-votes", {}, t("crowd.of_votes", { votes: number(leader.votes) })),
