@@ -147,6 +147,8 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     verdict = result.locator(".audience-verdict")
     expect(verdict).to_have_text(re.compile("^You found" if right else f"^Not this time: .* card {teller}\\.$"))
     expect(ada.locator(".audience-points")).to_have_text(f"Your points: {1 if right else 0}")
+    # under the verdict, where the reveal brought the phone (they were some 1,300 px further down)
+    expect(result.locator(".audience-verdict + .audience-points")).to_be_in_viewport()
     shot(ada, "audience-result", full_page=True)
     # … and after a reload: the vote is kept in this browser with the audience token
     said = verdict.inner_text()

@@ -314,10 +314,11 @@ export function audienceScreen(ctx, code) {
       clue,
       h("p.status-line", { role: "status", "aria-live": "polite", class: room.paused ? "paused-banner" : "" }, line),
       audienceLine(room),
-      voting ? voteCards(room, game, mine) : game.last_round ? result(room, game) : null,
+      voting ? voteCards(room, game, mine) : game.last_round ? result(room, game, { points: true }) : null,
       a.message ? h("p.error", { role: "alert" }, a.message) : null,
       voting && !mine ? voteBar(game) : null,
-      pointsLine(),
+      // (with a result shown, under its verdict: a reveal brings it into sight, and the points with it)
+      voting || !game.last_round ? pointsLine() : null,
       scoreTrack(room, game, { nameOf, bySeat }),
     ];
   }
@@ -372,7 +373,8 @@ export function audienceScreen(ctx, code) {
   }
 
   // The round just revealed: your vote against the storyteller's card, and where the crowd's went.
-  function result(room, game) {
+  // ``points``: the result says your points under its verdict (during a game; the end says them itself)
+  function result(room, game, { points = false } = {}) {
     const last = game.last_round;
     const { nameOf, bySeat } = roomPeople(room, last.round);
     const teller = nameOf(last.storyteller);
@@ -390,6 +392,7 @@ export function audienceScreen(ctx, code) {
       { "data-round": last.round },
       h("h3", {}, t("table.round", { round: last.round }), " · ", hasClue(last.clue, last.aloud, last.sound) ? clueWords(last.clue, last.aloud, last.sound) : "", last.sound ? [" ", soundPlayer(last.sound, { code })] : null),
       h("p.audience-verdict", { class: !mine ? "" : mine === last.storyteller_card ? "right" : "wrong", role: "status" }, verdict),
+      points ? pointsLine() : null,
       crowd ? h("p.crowd-line", {}, crowdFound(crowd)) : null,
       parts.cards,
     );
