@@ -53,8 +53,8 @@ class WebSocketClient(asyncio.Protocol):
         self.fragment_compressed = False
         self.close_code: int | None = None
         #: compressed message → its text, shared by the connections of one crowd: a server that
-        #: compresses each message alone sends every watcher the very same bytes, and inflating
-        #: them once per watcher was the most of what 10,000 of them cost the generator
+        #: compresses each message alone sends every watcher the very same bytes, inflated once
+        #: here for all of them (what a crowd still costs the generator is reading its sockets)
         self.inflated = inflated
 
     # asyncio.Protocol

@@ -103,7 +103,10 @@ class Pages:
         ]
 
     async def index(self, request: Request) -> Response:
-        return HTMLResponse(self.page, headers={"Cache-Control": "no-cache"})
+        return self._client()
+
+    def _client(self, status_code: int = 200) -> Response:
+        return HTMLResponse(self.page, status_code=status_code, headers={"Cache-Control": "no-cache"})
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
         """An address with no page or file: a browser opening it gets the client, with 404, which
@@ -116,7 +119,7 @@ class Pages:
             and "text/html" in request.headers.get("accept", "")
             and not path.startswith(("/api/", "/static/"))
         ):
-            return HTMLResponse(self.page, status_code=404, headers={"Cache-Control": "no-cache"})
+            return self._client(404)
         return PlainTextResponse("Not Found", status_code=404)
 
     async def modes(self, request: Request) -> Response:

@@ -129,7 +129,7 @@ function route() {
     homeScreen(context, { code: fromPath(match[1]) });
   } else if (path.startsWith("/rules")) {
     rulesScreen(context);
-  } else if (path === "/" || path === "") {
+  } else if (path === "/") {
     homeScreen(context);
   } else {
     // an address with no page (the server said 404): the start, saying so, a room's code kept
