@@ -18,8 +18,9 @@ The players act as soon as they are awaited, after a pause of ``--think`` × uni
 (at ``--think 1``, a round of six takes some 5–8 s, its vote phase 2–3 s); each audience member
 votes for a random card of the table, once a round, after a pause of uniform(0, ``--vote-spread``)
 seconds from the first state of the vote it gets. The generator is this process (the players) and
-a process of its own for the audience (`benchmarks.load.crowd`), pinned (with ``--pin``) to the
-cores the servers are not on.
+a process of its own for the audience (`benchmarks.load.crowd`; ``--crowd-processes K`` splits it over
+K), pinned (with ``--pin``) to the cores the servers are not on. The audience processes' own loop
+lag is reported: a state read late there is counted late, though the server sent it in time.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any
 
 import msgspec
 
-from .crowd import Crowd
+from .crowd import Crowds
 from .links import Link, connect
 from .seats import take_seats
 from .servers import Server, start_fabulas, stop_servers
@@ -162,7 +163,7 @@ def coverage(observer: Link, watched: list[list[tuple[int, float]]]) -> dict[str
 
 
 async def window(
-    players: list[Player], crowd: Crowd | None, tally: Tally, duration: float, pids: list[int]
+    players: list[Player], crowd: Crowds | None, tally: Tally, duration: float, pids: list[int]
 ) -> dict[str, Any]:
     """The players play for ``duration`` seconds; then what every connection got of it."""
     for link in [p.link for p in players]:
@@ -170,7 +171,7 @@ async def window(
     if crowd is not None:
         await crowd.ask("count")
     tally.acts, tally.counting = [], True
-    generators = [os.getpid()] + ([crowd.pid] if crowd is not None and crowd.pid is not None else [])
+    generators = [os.getpid()] + (crowd.pids if crowd is not None else [])
     cpu = [cpu_seconds(pid) for pid in pids + generators]
     start = time.monotonic()
     for player in players:
@@ -183,7 +184,10 @@ async def window(
     cpu = [cpu_seconds(pid) - before for pid, before in zip(pids + generators, cpu, strict=True)]
     await asyncio.sleep(3.0)  # (what was under way arrives)
     tally.counting = False
-    watched: list[list[tuple[int, float]]] = await crowd.ask("states") if crowd is not None else []
+    watched: list[list[tuple[int, float]]] = []
+    crowd_lags: list[float] = []
+    if crowd is not None:
+        watched, crowd_lags = await crowd.ask("states")
     acts = [(sent, seq) for sent, seq in tally.acts if start <= sent <= end]
     played, played_missing = deliveries(acts, [p.link.states for p in players])
     audience, audience_missing = deliveries(acts, watched)
@@ -197,6 +201,7 @@ async def window(
         "server_cpu_share": [round(c / duration, 3) for c in cpu[: len(pids)]],
         "generator_cpu_share": round(sum(cpu[len(pids) :]) / duration, 3),
         "generator_lag_ms": summary(lags),
+        "crowd_lag_ms": summary(crowd_lags) if crowd_lags else None,
     }
 
 
@@ -221,7 +226,7 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-async def counted_votes(host: Player, crowd: Crowd) -> dict[str, Any]:
+async def counted_votes(host: Player, crowd: Crowds) -> dict[str, Any]:
     """The votes the audience sent and had acknowledged, against those the room counted: each
     game's album (its revealed rounds) and the state's ``audience.voted`` for a round not revealed."""
     sent, acked, refused, unanswered, errors = await crowd.ask("votes")
@@ -271,8 +276,14 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, Any]
     figures: dict[str, Any] = {"audience": args.audience, "servers": len(servers), "room": plan.code}
     figures["rss_without_mib"] = await asyncio.to_thread(settle, pids, 3.0)
     figures["without"] = await window(players, None, tally, args.duration, pids)
-    crowd = Crowd(
-        urls, plan.code, audience=args.audience, deflate=args.deflate, spread=args.vote_spread, seed=rng.random()
+    crowd = Crowds(
+        urls,
+        plan.code,
+        audience=args.audience,
+        processes=args.crowd_processes,
+        deflate=args.deflate,
+        spread=args.vote_spread,
+        seed=rng.random(),
     )
     try:
         figures["connect_seconds"] = round(await crowd.start(), 1)
@@ -312,7 +323,9 @@ def report(figures: dict[str, Any]) -> list[str]:
         cover = found["coverage"]
         lines.append(
             f"a change to the whole audience: p50 {found['audience_ms']['p50']} ms, p99 {found['audience_ms']['p99']} "
-            f"ms, max {found['audience_ms']['max']} ms ({found['audience_missing']} acts never shown to someone)"
+            f"ms, max {found['audience_ms']['max']} ms ({found['audience_missing']} acts never shown to someone); "
+            f"the audience's processes' loop lag p50 {found['crowd_lag_ms']['p50']} ms, "
+            f"p99 {found['crowd_lag_ms']['p99']} ms"
         )
         lines.append(
             f"states: {cover['states']} in the window; {cover['got_every_state']:,} of {figures['audience']:,} "

@@ -129,6 +129,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "connections that each receive every state and vote once a round; --duration seconds without, then with",
     )
     parser.add_argument(
+        "--crowd-processes",
+        type=int,
+        default=1,
+        help="audience: the generator's processes the audience connections are split over (default 1)",
+    )
+    parser.add_argument(
         "--vote-spread", type=float, default=1.5, help="audience: seconds over which a round's votes are spread"
     )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")

@@ -4,7 +4,11 @@ server's, not this generator's: 2,000 connections reading a state each held the 
 some 27 ms (p99 of its lag), and a player's state read meanwhile waited as long.
 
 The benchmark's process asks it what to do over a pipe (`Crowd`): count the states from now,
-stop counting and say what each connection got, stop voting, say the votes, close.
+stop counting and say what each connection got (and how late its own loop was meanwhile), stop
+voting, say the votes, close. A large audience is split over several such processes (`Crowds`):
+one process reading 10,000 sockets took some 0.5 s to read a state on all of them, and that wait
+was its own, not the server's — though on a two-core machine a second process costs the server
+its share of a core (docs/deploy.md, *The audience*).
 """
 
 from __future__ import annotations
@@ -129,28 +133,35 @@ def view_of(room: dict[str, Any]) -> View:
 
 async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[str, Any]) -> None:
     tally, rng = CrowdTally(), random.Random(settings["seed"])
+    first = settings.get("first", 0)
     watchers = [
         Watcher(Link(urls[n % len(urls)], code, settings["deflate"], tally.inflated), rng, settings["spread"], tally)
-        for n in range(settings["audience"])
+        for n in range(first, first + settings["audience"])
     ]
     hellos = [
-        {"token": None, "audience": {"token": secrets.token_urlsafe(16), "name": f"Fan {n}"}}
+        {"token": None, "audience": {"token": secrets.token_urlsafe(16), "name": f"Fan {first + n}"}}
         for n in range(len(watchers))
     ]
     seconds = await connect(
         [(w.link, h) for w, h in zip(watchers, hellos, strict=True)], lambda: sum(w.greeted for w in watchers)
     )
     pipe.send(seconds)
+    lags: list[float] = []
+    lagging: asyncio.Task[None] | None = None
     while True:
         command = await asyncio.to_thread(pipe.recv)
         if command == "count":
             for watcher in watchers:
                 watcher.link.states = []
             tally.counting = True
+            lags = []
+            lagging = asyncio.create_task(_lag(lags))
             pipe.send(None)
         elif command == "states":
             tally.counting = False
-            pipe.send([watcher.link.states for watcher in watchers])
+            if lagging is not None:
+                lagging.cancel()
+            pipe.send(([watcher.link.states for watcher in watchers], lags))
         elif command == "votes":
             for watcher in watchers:
                 watcher.voting = False
@@ -163,6 +174,14 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
             await asyncio.sleep(1.0)
             pipe.send(None)
             return
+
+
+async def _lag(lags: list[float]) -> None:
+    """How late a 50 ms sleep of this process wakes (ms), until cancelled."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.05)
+        lags.append((time.monotonic() - before - 0.05) * 1000)
 
 
 def _crowd_process(pipe: Connection, urls: list[str], code: str, settings: dict[str, Any]) -> None:
@@ -208,3 +227,49 @@ class Crowd:
         if self.process.is_alive():  # pragma: no cover
             self.process.kill()
             self.process.join()
+
+
+class Crowds:
+    """The audience split over ``processes`` crowd processes (as evenly as can be), asked as one."""
+
+    def __init__(
+        self, urls: list[str], code: str, *, audience: int, processes: int, seed: float, **settings: Any
+    ) -> None:
+        processes = max(1, min(processes, audience))
+        sizes = [audience // processes + (k < audience % processes) for k in range(processes)]
+        firsts = [sum(sizes[:k]) for k in range(processes)]
+        self.crowds = [
+            Crowd(urls, code, audience=size, first=first, seed=seed + k, **settings)
+            for k, (size, first) in enumerate(zip(sizes, firsts, strict=True))
+        ]
+
+    async def start(self) -> float:
+        """Start them all; seconds until the last connection was welcomed."""
+        return max(await asyncio.gather(*(crowd.start() for crowd in self.crowds)))
+
+    async def ask(self, command: str) -> Any:
+        """Ask each, then one answer for all: the states of every connection and the crowds' loop
+        lags sorted together (``states``), the votes summed (``votes``)."""
+        answers = await asyncio.gather(*(crowd.ask(command) for crowd in self.crowds))
+        if command == "states":
+            return [states for watched, _ in answers for states in watched], sorted(
+                lag for _, lags in answers for lag in lags
+            )
+        if command == "votes":
+            sent, acked, refused, unanswered, errors = 0, Counter[tuple[int, int]](), Counter[str](), 0, Counter[str]()
+            for their_sent, their_acked, their_refused, their_unanswered, their_errors in answers:
+                sent += their_sent
+                acked += their_acked
+                refused.update(their_refused)
+                unanswered += their_unanswered
+                errors.update(their_errors)
+            return sent, acked, dict(refused), unanswered, dict(errors)
+        return None
+
+    @property
+    def pids(self) -> list[int]:
+        return [crowd.pid for crowd in self.crowds if crowd.pid is not None]
+
+    def stop(self) -> None:
+        for crowd in self.crowds:
+            crowd.stop()

@@ -4,6 +4,7 @@ real sockets."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import shutil
 import signal
@@ -193,6 +194,18 @@ def test_an_audience_run_counts_every_vote_and_stops_its_audience_process() -> N
     assert "6 players, 40 audience over 1 process(es)" in result.stdout
     assert "(0 acts never shown to someone)" in result.stdout
     assert "exactly the acknowledged" in result.stdout
+    assert none_left(env) == []
+
+
+def test_an_audience_split_over_two_processes_is_counted_as_one() -> None:
+    """``--crowd-processes 2``: the two halves' states and votes added up (every act shown to all
+    40, the votes counted exactly), their loop lag reported, and both processes stopped."""
+    result, env = completed_run([*AUDIENCE_RUN, "--crowd-processes=2", "--server-log-level=warning", "--json"])
+    assert "(0 acts never shown to someone)" in result.stdout
+    assert "exactly the acknowledged" in result.stdout
+    figures = json.loads(result.stdout[result.stdout.index("\n{") + 1 :])
+    assert figures["with"]["coverage"]["saw_the_last"] == 40
+    assert figures["with"]["crowd_lag_ms"]["n"] > 0
     assert none_left(env) == []
 
 
