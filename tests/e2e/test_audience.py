@@ -146,7 +146,11 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     right = teller == "1"
     verdict = result.locator(".audience-verdict")
     expect(verdict).to_have_text(re.compile("^You found" if right else f"^Not this time: .* card {teller}\\.$"))
-    expect(ada.locator(".audience-points")).to_have_text(f"Your points: {1 if right else 0}")
+    # and where Ada stands among the three: Bo voted as she did, Cy for card 2
+    place = 1 if right or teller != "2" else 2
+    expect(ada.locator(".audience-points")).to_have_text(
+        f"Your points: {1 if right else 0} · #{place} of 3 in the crowd"
+    )
     # under the verdict, where the reveal brought the phone (they were some 1,300 px further down)
     expect(result.locator(".audience-verdict + .audience-points")).to_be_in_viewport()
     shot(ada, "audience-result", full_page=True)
@@ -181,7 +185,9 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     board.scroll_into_view_if_needed()
     shot(host, "player-album-audience")
     expect(ada.locator(".audience-board .audience-leaders li")).to_have_count(3)
-    expect(ada.locator(".audience-final")).to_have_text(f"Your points in this game: {1 if right else 0}")
+    expect(ada.locator(".audience-final")).to_have_text(
+        f"Your points in this game: {1 if right else 0} · #{place} of 3 in the crowd"
+    )
     assert not ada.locator(".audience-board").evaluate("(board) => board.scrollWidth > board.clientWidth")
 
     # the TV's final scores (after it has held the last reveal): the leaderboard beside the chart

@@ -112,6 +112,52 @@ def test_a_vote_stored_just_after_the_reveal_counts_for_its_round() -> None:
     assert crowd.total == 1
 
 
+def test_each_member_is_told_their_place_on_the_leaderboard_which_names_ten() -> None:
+    """A member outside the album's top ten still learns where they stand: their place counts those
+    with more points, or as many of more votes, so members alike share it as on the board."""
+    room = room_in_its_vote(seed=11)
+    assert room.game is not None
+    rng = random.Random(3)
+    for wave in range(2):  # two rounds: fourteen vote in the first, six of them and two others in the second
+        table = list(room.game.table)
+        voters = [f"a{n}" for n in range(14)] if wave == 0 else [f"a{n}" for n in range(6)] + ["b0", "b1"]
+        votes = [CrowdVote(who, who.upper(), room.game.round, rng.choice(table), f"v{wave}") for who in voters]
+        room.apply(CrowdVoted(at=3.0 + wave, votes=votes))
+        while room.game.phase is Phase.VOTE:
+            room.apply(next_move(room, rng))
+        while wave == 0 and room.game.phase is not Phase.VOTE:
+            room.apply(next_move(room, rng))
+    crowd = room.crowd.current
+    assert crowd is not None
+    members = sorted(crowd.votes)
+    assert len(members) == 16
+    standings = {who: room.crowd.standing(who, who.upper(), room.game.round) for who in members}
+    for who, standing in standings.items():
+        better = sum(
+            (crowd.points[other], crowd.votes[other]) > (crowd.points[who], crowd.votes[who]) for other in members
+        )
+        assert standing.place == better + 1
+        assert standing.voters == 16
+    assert len({s.place for s in standings.values()}) < 16  # (some alike: shared places)
+    board = room.album(1).audience  # type: ignore[union-attr]
+    assert board is not None
+    assert len(board.leaders) == 10
+    # the board's places, as the album shows them (alike: the place of the one above) ...
+    places: list[int] = []
+    for index, leader in enumerate(board.leaders):
+        above = board.leaders[index - 1] if index else None
+        alike = above is not None and (above.points, above.votes) == (leader.points, leader.votes)
+        places.append(places[-1] if alike else index + 1)
+    # ... are the ones the leaders are told, and those off the board are told theirs too
+    by_name = {who.upper(): standing for who, standing in standings.items()}
+    assert [by_name[leader.name].place for leader in board.leaders] == places
+    off_the_board = [by_name[name] for name in by_name.keys() - {leader.name for leader in board.leaders}]
+    assert len(off_the_board) == 6
+    assert all(standing.place is not None and standing.place >= places[-1] for standing in off_the_board)
+    never = room.crowd.standing("z", "Z", room.game.round)
+    assert (never.place, never.voters) == (None, 16)
+
+
 # ---------------------------------------------------------------------- a live server
 
 

@@ -48,6 +48,14 @@ class AudienceYou(msgspec.Struct, kw_only=True):
     points: Annotated[
         int, Meta(description="your points in the room's latest game: 1 per round you found the storyteller's card")
     ]
+    place: Annotated[
+        int | None,
+        Meta(
+            description="your place on that game's audience leaderboard (by points, then votes; members alike share "
+            "a place, as on the album's board); null before your first vote in it"
+        ),
+    ] = None
+    voters: Annotated[int, Meta(description="audience members who voted in that game")] = 0
 
 
 class AudienceCount(msgspec.Struct, kw_only=True):

@@ -50,6 +50,27 @@ class GameCrowd:
     client_ids: dict[tuple[str, str], int] = field(default_factory=dict)
     #: round → the storyteller's card, once revealed
     answers: dict[int, str] = field(default_factory=dict)
+    #: (points, votes) → the place of the members who have them, as of ``_places_at``
+    _places: dict[tuple[int, int], int] = field(default_factory=dict)
+    _places_at: tuple[int, int] | None = None
+
+    def place(self, audience: str, version: int) -> int | None:
+        """``audience``'s place on the leaderboard (1 + how many did better: more points, or as
+        many of more votes); None before their first vote. The places are counted once for all
+        members after a change (``version`` and the votes stored), not once per member asking:
+        each of 2,000 standings looked at after a reveal is then a lookup."""
+        votes = self.votes.get(audience)
+        if not votes:
+            return None
+        at = (version, len(self.client_ids))
+        if self._places_at != at:
+            alike = Counter((self.points[member], count) for member, count in self.votes.items())
+            self._places, better = {}, 0
+            for key in sorted(alike, reverse=True):
+                self._places[key] = better + 1
+                better += alike[key]
+            self._places_at = at
+        return self._places[(self.points[audience], votes)]
 
 
 class Crowd:
@@ -86,9 +107,16 @@ class Crowd:
 
     def standing(self, audience: str, name: str, round_number: int) -> AudienceYou:
         game = self.current
-        points = 0 if game is None else game.points[audience]
+        if game is None:
+            return AudienceYou(id=audience, name=name, round=round_number, vote=None, points=0)
         return AudienceYou(
-            id=audience, name=name, round=round_number, vote=self.vote_of(audience, round_number), points=points
+            id=audience,
+            name=name,
+            round=round_number,
+            vote=self.vote_of(audience, round_number),
+            points=game.points[audience],
+            place=game.place(audience, self.version),
+            voters=len(game.votes),
         )
 
     def board(self, number: int) -> AlbumAudience | None:

@@ -273,7 +273,15 @@ export function audienceScreen(ctx, code) {
 
   function pointsLine() {
     if (!a.you) return null;
-    return h("p.audience-points", {}, h("strong", {}, t("audience.points", { points: number(a.you.points) })));
+    return h("p.audience-points", {}, h("strong", {}, t("audience.points", { points: number(a.you.points) })), placeText());
+  }
+
+  // " · 37th of 1,204 in the crowd": where you stand on the game's leaderboard, which names only
+  // its top ten (null before your first vote of the game)
+  function placeText() {
+    const you = a.you;
+    if (!you?.place) return null;
+    return [" · ", h("span.audience-place", {}, t("audience.place", { place: number(you.place), voters: number(you.voters) }))];
   }
 
   function lobby(room) {
@@ -405,7 +413,7 @@ export function audienceScreen(ctx, code) {
     const names = listText(winners.map((row) => sideName(row, nameOf)));
     return [
       h("h2", {}, winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { name: names })),
-      a.you ? h("p.audience-final", {}, t("audience.final", { points: number(a.you.points) })) : null,
+      a.you ? h("p.audience-final", {}, t("audience.final", { points: number(a.you.points) }), placeText()) : null,
       audienceLine(room),
       game.last_round ? result(room, game) : null,
       a.album?.element ?? null,
