@@ -112,6 +112,10 @@ def test_a_vote_stored_just_after_the_reveal_counts_for_its_round() -> None:
     assert crowd.total == 1
 
 
+def voting(room: Room) -> bool:
+    return room.game is not None and room.game.phase is Phase.VOTE
+
+
 def test_each_member_is_told_their_place_on_the_leaderboard_which_names_ten() -> None:
     """A member outside the album's top ten still learns where they stand: their place counts those
     with more points, or as many of more votes, so members alike share it as on the board."""
@@ -123,9 +127,9 @@ def test_each_member_is_told_their_place_on_the_leaderboard_which_names_ten() ->
         voters = [f"a{n}" for n in range(14)] if wave == 0 else [f"a{n}" for n in range(6)] + ["b0", "b1"]
         votes = [CrowdVote(who, who.upper(), room.game.round, rng.choice(table), f"v{wave}") for who in voters]
         room.apply(CrowdVoted(at=3.0 + wave, votes=votes))
-        while room.game.phase is Phase.VOTE:
+        while voting(room):
             room.apply(next_move(room, rng))
-        while wave == 0 and room.game.phase is not Phase.VOTE:
+        while wave == 0 and not voting(room):
             room.apply(next_move(room, rng))
     crowd = room.crowd.current
     assert crowd is not None
