@@ -141,6 +141,9 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
     # the audience's phone: the storyteller's card, the crowd's marks, whether you were right
     result = ada.locator(".audience-result")
     expect(result.locator("h3")).to_be_in_viewport()  # (brought into sight)
+    # with its frame in sight above it, not cut at the screen's edge
+    ada.wait_for_function("() => document.querySelector('.audience-result').getBoundingClientRect().top >= 0")
+    shot(ada, "audience-result-in-sight")
     expect(result.locator(".reveal-card .crowd-mark")).to_have_text(SHARES)
     teller = result.locator(".reveal-card.teller-card .slot-number").inner_text()
     right = teller == "1"

@@ -383,11 +383,14 @@ def test_an_address_with_no_page_says_so_and_keeps_the_rooms_code(players: Playe
         "There is no page at /room/kx7pq/album. Start here, or type a room's code."
     )
     expect(page.locator("input.code-input")).to_have_value("KX7PQ")
+    expect(page).to_have_title("Page not found · Fabula")  # (the tab says it too)
     page.select_option("select.language", "zh-Hans")
     expect(page.locator(".no-such-page")).to_have_text("/room/kx7pq/album 没有这个页面。从这里开始，或输入房间代码。")
+    expect(page).to_have_title("找不到页面 · Fabula")
     shot(page, "phone-no-such-page-zh-Hans")
     page.goto("/")
     expect(page.locator("input.code-input")).to_be_visible()
+    expect(page).to_have_title("Fabula")
     expect(page.locator(".no-such-page")).to_have_count(0)
     api = httpx.get(players.base + "/api/no-such-thing", headers={"accept": "text/html"})
     assert (api.status_code, api.text) == (404, "Not Found"), "an API address is no page"

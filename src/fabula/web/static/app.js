@@ -109,6 +109,7 @@ function route() {
   leave?.();
   leave = null;
   layer.replaceChildren();
+  document.title = "Fabula"; // (a screen that names its tab does so itself: none keeps the last one's)
   const context = screenContext();
   current = context;
   const path = location.pathname;
