@@ -198,6 +198,16 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
         3, timeout=40_000
     )
     shot(tv, "tv-final-audience")
+    # … and its replay, back to the first round: the crowd's markers on its cards, as at the reveal
+    replay = tv.locator(".board-replay")
+    for _ in range(10):
+        if not replay.locator(".replay-prev:not([disabled])").count():
+            break
+        replay.locator(".replay-prev").click()
+    expect(replay.locator(".replay-cards .crowd-mark")).to_have_text(SHARES)
+    expect(replay.locator(".replay-head .crowd-line")).to_contain_text("of 3 in the audience found the storyteller's card")
+    tv.wait_for_timeout(1500)  # (the cards turned over)
+    shot(tv, "tv-replay-crowd")
 
 
 def test_a_refused_vote_is_said_in_words_and_the_count_is_a_number(players: Players) -> None:

@@ -10,7 +10,7 @@ import { cardViewer, describeCards, errorText, markRabbits, memberName, sideName
 import { roundParts } from "./reveal.js";
 import { albumEveryone, albumGame, albumPeople, chartWidth, dateText, finalNameOf, scoreChart, takeoverLines, winnersText } from "./chart.js";
 import { replayOverlay } from "./replay.js";
-import { audienceBoard } from "./crowd.js";
+import { albumCrowd, audienceBoard } from "./crowd.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
 
 
@@ -139,7 +139,7 @@ export function createAlbumView({ links = null, onReplay = null, replayPrimary =
       standIns,
       animate: false,
       onCard: (slot) => cardViewer(round.table, slot),
-      crowd: album.audience?.rounds.find((crowd) => crowd.round === round.round && crowd.total > 0) ?? null,
+      crowd: albumCrowd(album, round.round),
     });
     const area = h(
       "article.album-round",
@@ -344,6 +344,7 @@ export function missedRounds(album, fromRound) {
         animate: false,
         standIns: album.stand_ins?.[album.rounds.indexOf(round)] ?? [],
         onCard: (slot) => cardViewer(round.table, slot),
+        crowd: albumCrowd(album, round.round),
       });
       const tookOver = takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line));
       return h("article.missed-round", { "data-round": round.round }, h("h4", {}, t("table.round", { round: round.round })), tookOver, parts.clue, parts.cards, parts.points);

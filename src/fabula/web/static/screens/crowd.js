@@ -41,6 +41,11 @@ export function crowdOf(room, last) {
   return crowd && last && crowd.round === last.round && crowd.total > 0 ? crowd : null;
 }
 
+// The crowd's vote on round ``number`` of an album (null: nobody in the audience voted in it).
+export function albumCrowd(album, number) {
+  return album?.audience?.rounds.find((crowd) => crowd.round === number && crowd.total > 0) ?? null;
+}
+
 // A card's share of the crowd's votes, in whole percent.
 export function crowdShare(crowd, card) {
   return crowd.total ? Math.round(((crowd.votes[card] ?? 0) * 100) / crowd.total) : 0;

@@ -7,7 +7,7 @@ import { clueWords } from "./clue.js";
 import { soundPlayer } from "./sound.js";
 import { markRabbits, sideName, sideRabbit } from "./parts.js";
 import { roundParts } from "./reveal.js";
-import { audienceBoard } from "./crowd.js";
+import { albumCrowd, audienceBoard, crowdFound } from "./crowd.js";
 import { fill, stepKeys, swipeable } from "./stepping.js";
 
 /** How long the replay shows a round before the next (ms), and the final scores. */
@@ -107,7 +107,9 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
     const final = index >= count;
     const round = final ? null : album.rounds[index];
     const { bySeat, nameOf } = albumPeople(album, round?.round ?? null);
-    const parts = round ? roundParts(round, game, { nameOf, bySeat, size: 30, standIns: album.stand_ins?.[index] ?? [] }) : null;
+    // (the crowd's markers on the cards, as the TV showed them at the reveal)
+    const crowd = round ? albumCrowd(album, round.round) : null;
+    const parts = round ? roundParts(round, game, { nameOf, bySeat, size: 30, standIns: album.stand_ins?.[index] ?? [], crowd }) : null;
     const controls = h(
       "div.replay-controls",
       {},
@@ -131,6 +133,7 @@ export function createReplay(album, { onClose = null, start = 0, playing = true,
           h("p.replay-clue", { class: [...round.clue].length > 60 ? "long" : "" }, clueWords(round.clue, round.aloud, round.sound), round.sound ? [" ", soundPlayer(round.sound)] : null),
           takeoverLines(album, round.round).map((line) => h("p.took-over", {}, line)),
           parts.headline,
+          crowd ? h("p.crowd-line", {}, crowdFound(crowd)) : null,
         );
     const upTo = final ? count : index + 1;
     const narrow = window.innerWidth < 700;
