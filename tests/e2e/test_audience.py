@@ -205,7 +205,9 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
             break
         replay.locator(".replay-prev").click()
     expect(replay.locator(".replay-cards .crowd-mark")).to_have_text(SHARES)
-    expect(replay.locator(".replay-head .crowd-line")).to_contain_text("of 3 in the audience found the storyteller's card")
+    expect(replay.locator(".replay-head .crowd-line")).to_contain_text(
+        "of 3 in the audience found the storyteller's card"
+    )
     tv.wait_for_timeout(1500)  # (the cards turned over)
     shot(tv, "tv-replay-crowd")
 
