@@ -3,7 +3,6 @@ among frozen objects are still reclaimed by the periodic full collection."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import threading
 import time
@@ -16,7 +15,6 @@ from fabula.server.heap import (
     YOUNG_COLLECTIONS_PER_MIDDLE,
     collect_everything,
     collect_the_middle_generation_less_often,
-    collect_the_young_often,
     keep_pauses_short,
 )
 
@@ -170,28 +168,3 @@ def test_the_middle_generation_is_collected_once_every_hundred_young_collections
     finally:
         kept.clear()
         gc.set_threshold(*before)
-
-
-@pytest.mark.anyio
-async def test_the_event_loop_collects_the_young_generation_every_few_milliseconds_until_stopped() -> None:
-    """Between two of the loop's callbacks (not whenever an allocation tips the count, inside one)."""
-    collections: list[int] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
-    gc.disable()  # (only the collections it makes are counted)
-    gc.callbacks.append(note)
-    try:
-        stop = collect_the_young_often(0.005)
-        await asyncio.sleep(0.1)
-        made = len(collections)
-        stop()
-        await asyncio.sleep(0.05)
-    finally:
-        gc.callbacks.remove(note)
-        gc.enable()
-    assert 5 <= made <= 21
-    assert set(collections) == {0}
-    assert len(collections) == made  # none once stopped

@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 from fabula.server.app import create_app
 from fabula.server.backends import describe
 from fabula.server.config import Config
-from fabula.server.heap import collect_the_middle_generation_less_often, collect_the_young_often, keep_pauses_short
+from fabula.server.heap import collect_the_middle_generation_less_often, keep_pauses_short
 from fabula.server.invite import WILDCARDS, is_loopback, lan_address
 from fabula.server.local import listener, uvicorn_config
 from fabula.server.logs import configure
@@ -38,11 +38,6 @@ class Server(uvicorn.Server):
         self.stopping = stopping
         #: the signal that stopped the server, if one did
         self.stopped_by: int | None = None
-        self.stop_collecting: Callable[[], None] = lambda: None
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        self.stop_collecting = collect_the_young_often()
-        await super().startup(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.stopped_by = sig
@@ -51,7 +46,6 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await self.stopping()
         await super().shutdown(sockets)
-        self.stop_collecting()
 
 
 def run(config: Config) -> int:

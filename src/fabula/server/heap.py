@@ -37,47 +37,14 @@ is tried again a tick later.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import threading
-from collections.abc import Callable
 
 FREEZE_SECONDS = 1.0
 FULL_SECONDS = 600.0
 GROWTH = 1.5
 #: Collections of generation 0 between two of generation 1 (CPython's default is 10).
 YOUNG_COLLECTIONS_PER_MIDDLE = 100
-#: Seconds between two collections of generation 0 that the event loop makes itself.
-YOUNG_SECONDS = 0.01
-
-
-def collect_the_young_often(seconds: float = YOUNG_SECONDS) -> Callable[[], None]:
-    """Collect generation 0 every ``seconds`` from the running event loop, between two of its
-    callbacks, until the returned function is called.
-
-    CPython collects generation 0 when allocations outnumber deallocations by 700 — but freeing an
-    old object counts as much as making a young one. With 2,000 audience connections each vote
-    frees a connection's old pending receive (frozen, old) and makes a new one (young): the count
-    hardly moves while generation 0 grows to 10–17 thousand live objects, and the collection that
-    comes at last walked them all in 3–9 ms, inside whatever message was being handled — a
-    player's move among them (every collection and loop callback timed in the server by a
-    throwaway hook). Collected every 10 ms from the loop, generation 0 holds a few hundred to two
-    thousand objects: collections of at most 0.6 ms, between callbacks. Measured
-    (`python -m benchmarks.load --audience 2000 --think 1 --duration 30`, three runs each,
-    alternating, 2026-12-07): players' p99 with the audience 7.9, 6.7, 7.8 ms against 13.3, 7.9,
-    8.4 ms; the server's CPU share 0.41–0.42 against 0.40–0.45."""
-    loop = asyncio.get_running_loop()
-    due: list[asyncio.TimerHandle] = []  # (the next collection's, to cancel)
-
-    def collect() -> None:
-        gc.collect(0)
-        due[:] = [loop.call_later(seconds, collect)]
-
-    def stop() -> None:
-        due[0].cancel()
-
-    due.append(loop.call_later(seconds, collect))
-    return stop
 
 
 def collect_the_middle_generation_less_often() -> None:
