@@ -6,7 +6,10 @@ compressed once per connection — most of what a send costs. Without context ta
 compresses to the same bytes on every connection, so the server negotiates
 ``server_no_context_takeover`` and keeps the newest few compressed messages: the second to the
 ten-thousandth connection sending a state take its bytes from there. (A message compresses a little
-less well alone; the server keeps no compressor per connection between messages either.)
+less well alone; the server keeps no compressor per connection between messages either.) The
+frame around them is the same on every such connection too (a server's frames are not masked):
+it is kept whole (`FRAMED`), and a connection that writes a kept one at once writes those bytes,
+without websockets making the frame again for it.
 
 Served by `FabulaWebSockets`, uvicorn's own WebSocket protocol with this extension in place of
 the standard one (`fabula.server.local.uvicorn_config`). It also lets the server write a message
@@ -25,8 +28,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
-from websockets.frames import CONT, CTRL_OPCODES, Frame
+from websockets.frames import CONT, CTRL_OPCODES, Frame, Opcode
 from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.typing import ExtensionParameter
 
 #: Messages shorter than this are sent uncompressed (permessage-deflate lets each message say
@@ -62,6 +66,9 @@ class CompressedOnce:
 
 
 COMPRESSED = CompressedOnce()
+#: Whole frames of long messages as written to connections that compress them alike: by the
+#: message's text and 0 (no compression negotiated) or the connection's deflate window bits.
+FRAMED = CompressedOnce()
 
 
 class SharedDeflate(PerMessageDeflate):
@@ -118,6 +125,9 @@ class FabulaWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [SHARED_DEFLATE]
+        #: how this connection's long messages are framed (`_framed_alike`), once it is open
+        self._frames_as: int | None = None
+        self._frames_known = False
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -137,9 +147,37 @@ class FabulaWebSockets(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
+        conn = self.conn
+        if not self._frames_known:
+            self._frames_as, self._frames_known = _framed_alike(conn.extensions), True
+        frames_as = self._frames_as
+        if (
+            frames_as is not None
+            and len(text) >= SHARED_FROM_BYTES
+            and conn.state is State.OPEN
+            and not conn.expect_continuation_frame
+            and not conn.writes  # (nothing of websockets' own waits to go before it)
+        ):
+            frame = FRAMED.get(text, frames_as)
+            if frame is None:
+                frame = Frame(Opcode.TEXT, text).serialize(mask=False, extensions=conn.extensions)
+                FRAMED.keep(text, frames_as, frame)
+            self.transport.write(frame)
+            return True
         try:
-            self.conn.send_text(text)
+            conn.send_text(text)
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
+
+
+def _framed_alike(extensions: Sequence[Extension]) -> int | None:
+    """What a long message's whole frame on a connection with ``extensions`` shares with others:
+    0 without compression, the window bits with `SharedDeflate`; None if it is its own (a
+    compressor that keeps its context between messages)."""
+    if not extensions:
+        return 0
+    if len(extensions) == 1 and isinstance(extensions[0], SharedDeflate) and extensions[0].local_no_context_takeover:
+        return extensions[0].local_max_window_bits
+    return None
