@@ -41,34 +41,36 @@ SHARED_FROM_BYTES = 512
 #: ``write_now(text)`` sends the UTF-8 ``text`` as a message and says True, or says False — the
 #: socket cannot take it without waiting (its buffer full, or closing) — and sends nothing.
 WRITE_NOW = "fabula.write_now"
-#: How many compressed messages are kept (a room's newest states; a few rooms' at once).
+#: How many messages' bytes each `MadeOnce` keeps (a room's newest states; a few rooms' at once).
 KEPT = 32
 
 
-class CompressedOnce:
-    """The newest compressed messages, by their text (one for the whole process)."""
+class MadeOnce:
+    """The bytes made of the newest messages (compressed, or framed), by their text and how they
+    were made (window bits; 0: uncompressed) — one of each for the whole process."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[bytes, int], bytes] = OrderedDict()
         self.made = self.reused = 0
 
-    def get(self, data: bytes, window_bits: int) -> bytes | None:
-        found = self._kept.get((data, window_bits))
+    def get(self, data: bytes, how: int) -> bytes | None:
+        found = self._kept.get((data, how))
         if found is not None:
             self.reused += 1
         return found
 
-    def keep(self, data: bytes, window_bits: int, compressed: bytes) -> None:
+    def keep(self, data: bytes, how: int, made: bytes) -> None:
         self.made += 1
-        self._kept[(data, window_bits)] = compressed
+        self._kept[(data, how)] = made
         if len(self._kept) > KEPT:
             self._kept.popitem(last=False)
 
 
-COMPRESSED = CompressedOnce()
+#: Long messages compressed alone, by their text and window bits.
+COMPRESSED = MadeOnce()
 #: Whole frames of long messages as written to connections that compress them alike: by the
 #: message's text and 0 (no compression negotiated) or the connection's deflate window bits.
-FRAMED = CompressedOnce()
+FRAMED = MadeOnce()
 
 
 class SharedDeflate(PerMessageDeflate):

@@ -317,7 +317,7 @@ export function homeScreen(ctx, { code: given = null, lost = null } = {}) {
     );
     const deckLink = localStorage.getItem(DECK_LINK) ? h("p.notice.deck-link-pending", { role: "status" }, t("home.deck_link")) : null;
     const noSuchPage = lost === null ? null : h("p.notice.no-such-page", { role: "status" }, t("home.no_such_page", { path: lost }));
-    document.title = lost === null ? "Fabula" : `${t("home.no_such_page_title")} · Fabula`;
+    if (lost !== null) document.title = `${t("home.no_such_page_title")} · Fabula`; // (else "Fabula", as route() left it)
     ctx.render([h("section.hero", {}, h("h1", {}, "Fabula"), h("p.tagline", {}, t("home.tagline"))), noSuchPage, deckLink, yours, joinForm, createForm]);
   };
   ctx.relabel = draw; // another language: the same form, what was typed and chosen kept
