@@ -135,6 +135,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="audience: the generator's processes the audience connections are split over (default 1)",
     )
     parser.add_argument(
+        "--stamps",
+        type=int,
+        default=10,
+        metavar="K",
+        help="audience: every K-th audience connection (and each player) times a state's arrival by its socket's "
+        "kernel stamp, read with recvmsg — the rest with uvloop's own reading, which costs the generator less; "
+        "1: all of them, 0: none (default 10)",
+    )
+    parser.add_argument(
         "--vote-spread", type=float, default=1.5, help="audience: seconds over which a round's votes are spread"
     )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")

@@ -86,7 +86,7 @@ class Watcher:
             self.tally.seqs[data] = seq
         if seq is not None:
             if self.tally.counting:
-                self.link.states.append((seq, now))
+                self.link.states.append((seq, self.link.arrival(now), now))
             view = self.tally.views.get(seq)
             if view is None:  # (every audience connection gets the same bytes: read once)
                 view = self.tally.views[seq] = view_of(decode(data)["room"])
@@ -135,7 +135,12 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
     tally, rng = CrowdTally(), random.Random(settings["seed"])
     first = settings.get("first", 0)
     watchers = [
-        Watcher(Link(urls[n % len(urls)], code, settings["deflate"], tally.inflated), rng, settings["spread"], tally)
+        Watcher(
+            Link(urls[n % len(urls)], code, settings["deflate"], tally.inflated, stamped=_stamped(n, settings)),
+            rng,
+            settings["spread"],
+            tally,
+        )
         for n in range(first, first + settings["audience"])
     ]
     hellos = [
@@ -161,7 +166,9 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
             tally.counting = False
             if lagging is not None:
                 lagging.cancel()
-            pipe.send(([watcher.link.states for watcher in watchers], lags))
+            pipe.send(
+                ([watcher.link.states for watcher in watchers], lags, [watcher.link.stamped for watcher in watchers])
+            )
         elif command == "votes":
             for watcher in watchers:
                 watcher.voting = False
@@ -174,6 +181,13 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
             await asyncio.sleep(1.0)
             pipe.send(None)
             return
+
+
+def _stamped(n: int, settings: dict[str, Any]) -> bool:
+    """Whether audience connection ``n`` reads with the kernel's stamps: every ``stamps``-th (reading
+    in Python, each costs this process some twice the CPU of uvloop's own reading)."""
+    every = settings.get("stamps", 0)
+    return bool(every) and n % every == 0
 
 
 async def _lag(lags: list[float]) -> None:
@@ -252,8 +266,10 @@ class Crowds:
         lags sorted together (``states``), the votes summed (``votes``)."""
         answers = await asyncio.gather(*(crowd.ask(command) for crowd in self.crowds))
         if command == "states":
-            return [states for watched, _ in answers for states in watched], sorted(
-                lag for _, lags in answers for lag in lags
+            return (
+                [states for watched, _, _ in answers for states in watched],
+                sorted(lag for _, lags, _ in answers for lag in lags),
+                [on for _, _, stamped in answers for on in stamped],
             )
         if command == "votes":
             sent, acked, refused, unanswered, errors = 0, Counter[tuple[int, int]](), Counter[str](), 0, Counter[str]()

@@ -13,6 +13,7 @@ import msgspec
 
 from fabula.client import websocket_url
 
+from .stamped import StampedTransport, open_stamped
 from .websocket import WebSocketClient
 
 encode = msgspec.json.encode
@@ -23,35 +24,50 @@ def _nothing(*_: object) -> None:
 
 
 class Link:
-    """One lean WebSocket connection; ``on_message`` is given each message with its arrival time."""
+    """One lean WebSocket connection; ``on_message`` is given each message with the time it was
+    read, and `arrival` tells when it reached the socket (with ``stamped``, the kernel's time:
+    `fabula`'s delivery, not this generator's reading)."""
 
-    def __init__(self, url: str, code: str, deflate: bool, inflated: dict[bytes, bytes] | None = None) -> None:
-        self.url, self.code, self.deflate = url, code, deflate
+    def __init__(
+        self, url: str, code: str, deflate: bool, inflated: dict[bytes, bytes] | None = None, *, stamped: bool = True
+    ) -> None:
+        self.url, self.code, self.deflate, self.stamped = url, code, deflate, stamped
         #: shared by a crowd's links (`WebSocketClient.inflated`)
         self.inflated = inflated
         #: given by the link's player or watcher
         self.on_message: Callable[[float, bytes], None] = _nothing
         self.socket: WebSocketClient | None = None
         self.ids = 0
-        #: (seq, arrival) of every state received while counting
-        self.states: list[tuple[int, float]] = []
+        #: (seq, arrival at the socket, read here) of every state received while counting
+        self.states: list[tuple[int, float, float]] = []
+        self._stamps: StampedTransport | None = None
 
     async def open(self, hello: dict[str, Any], timeout: float = 60) -> None:
         parts = urlsplit(websocket_url(self.url, self.code))
         loop = asyncio.get_running_loop()
-        _, socket = await loop.create_connection(
-            lambda: WebSocketClient(
+
+        def client() -> WebSocketClient:
+            return WebSocketClient(
                 parts.netloc, parts.path, self.deflate, self._frame, _nothing, inflated=self.inflated
-            ),
-            parts.hostname or "127.0.0.1",
-            parts.port or 80,
-        )
-        self.socket = socket
+            )
+
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        if self.stamped:
+            self._stamps, protocol = await open_stamped(client, host, port)
+        else:
+            _, protocol = await loop.create_connection(client, host, port)
+        assert isinstance(protocol, WebSocketClient)
+        self.socket = socket = protocol
         await asyncio.wait_for(socket.opened, timeout)
         self.send({"type": "hello", **hello})
 
     def _frame(self, data: bytes) -> None:
         self.on_message(time.monotonic(), data)
+
+    def arrival(self, read: float) -> float:
+        """When what was read at ``read`` reached the socket (the kernel's stamp of the read's
+        last packet, with ``stamped``; else ``read`` itself)."""
+        return read if self._stamps is None else min(read, self._stamps.arrived)
 
     def send(self, message: dict[str, Any]) -> str:
         self.ids += 1

@@ -199,13 +199,22 @@ def test_an_audience_run_counts_every_vote_and_stops_its_audience_process() -> N
 
 def test_an_audience_split_over_two_processes_is_counted_as_one() -> None:
     """``--crowd-processes 2``: the two halves' states and votes added up (every act shown to all
-    40, the votes counted exactly), their loop lag reported, and both processes stopped."""
-    result, env = completed_run([*AUDIENCE_RUN, "--crowd-processes=2", "--server-log-level=warning", "--json"])
+    40, the votes counted exactly), their loop lag reported, and both processes stopped. Every
+    4th connection of the two halves stamped (``--stamps 4``): a change reached their sockets no
+    later than the last of all 40 read it."""
+    result, env = completed_run(
+        [*AUDIENCE_RUN, "--crowd-processes=2", "--stamps=4", "--server-log-level=warning", "--json"]
+    )
     assert "(0 acts never shown to someone)" in result.stdout
     assert "exactly the acknowledged" in result.stdout
     figures = json.loads(result.stdout[result.stdout.index("\n{") + 1 :])
-    assert figures["with"]["coverage"]["saw_the_last"] == 40
-    assert figures["with"]["crowd_lag_ms"]["n"] > 0
+    found = figures["with"]
+    assert found["coverage"]["saw_the_last"] == 40
+    assert found["crowd_lag_ms"]["n"] > 0
+    assert found["audience_stamped"] == 10
+    assert found["audience_ms"]["n"] == found["audience_read_ms"]["n"] == found["acts"]
+    assert found["audience_ms"]["max"] <= found["audience_read_ms"]["max"]
+    assert found["players_ms"]["max"] <= found["players_read_ms"]["max"]
     assert none_left(env) == []
 
 
