@@ -237,6 +237,76 @@ async def test_each_watchers_standing_follows_its_state_after_a_reveal_even_if_a
     assert {messages[-1]["you"]["points"] for messages in sent} == {0, 1}, "some found the card, some not"
 
 
+async def _revealed_to_fans(tmp_path: Path, fans_count: int) -> tuple[Rooms, LiveRoom, FanOut, list[Connection]]:
+    """A room whose fans voted in round 1 (some for the storyteller's card), its vote just revealed
+    and not yet sent out."""
+    rooms, live = await _room(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
+    room, rng = live.room, random.Random(5)
+    assert room.game is not None
+    while room.game.phase is not Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+    fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(fans_count)]
+    table = list(room.game.table)
+    votes = [CrowdVote(f"a{n}", f"Fan {n}", room.game.round, table[n % len(table)], f"v{n}") for n in range(len(fans))]
+    await rooms.commit(live, CrowdVoted(at=3.0, votes=votes))
+    fanout.states(live)
+    for _ in range(4 * len(fans)):
+        await asyncio.sleep(0)
+    for fan in fans:
+        fan.outbox.drain()
+    while room.game.phase is Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+    return rooms, live, fanout, fans
+
+
+async def test_after_a_reveal_the_state_reaches_every_watcher_before_any_standing(tmp_path: Path) -> None:
+    """At 10,000 watchers the standings looked at along with the state held the last watchers'
+    state back by their whole cost: the table first, to all, then each one's points."""
+    _, live, fanout, fans = await _revealed_to_fans(tmp_path, 4 * PACED_PER_TURN)
+
+    fanout.states(live)
+    kinds: list[list[str]] = [[] for _ in fans]
+    first_standing_turn = last_state_turn = None
+    for turn in range(200):
+        await asyncio.sleep(0)
+        for index, fan in enumerate(fans):
+            for kind in _kinds(fan):
+                kinds[index].append(kind)
+                if kind == "state":
+                    last_state_turn = turn
+                elif first_standing_turn is None:
+                    first_standing_turn = turn
+
+    assert all(k[0] == "state" for k in kinds), "every watcher got the revealed table"
+    assert first_standing_turn is not None
+    assert last_state_turn is not None
+    assert last_state_turn < first_standing_turn, "a standing went out before the state had reached all"
+    assert sum(k.count("audience") for k in kinds) == len(fans), "each fan's points, once"
+
+
+async def test_a_newer_state_during_the_standings_still_brings_every_owed_standing(tmp_path: Path) -> None:
+    _, live, fanout, fans = await _revealed_to_fans(tmp_path, 6 * PACED_PER_TURN)
+    fanout.states(live)
+    kinds: list[list[str]] = [[] for _ in fans]
+    while not any("audience" in k for k in kinds):  # the state everywhere, the standings begun
+        await asyncio.sleep(0)
+        for index, fan in enumerate(fans):
+            kinds[index] += _kinds(fan)
+    assert any("audience" not in k for k in kinds), "(the standings are sliced: some still owed)"
+
+    fanout.states(live)  # (the audience's numbers, say: a state that changes no standing)
+    for _ in range(200):
+        await asyncio.sleep(0)
+        for index, fan in enumerate(fans):
+            kinds[index] += _kinds(fan)
+
+    assert all(k.count("state") == 2 for k in kinds), "each fan has the newer state too"
+    assert all(k.count("audience") == 1 for k in kinds), "each fan's points once: none dropped, none again"
+    assert {fan.standing.points for fan in fans if fan.standing is not None} == {0, 1}
+
+
 def test_a_member_let_go_goes_on_watching_and_is_no_longer_among_the_seated() -> None:
     live = LiveRoom(Room("GONE"))
     seat, other, watching = _connection(live, 0), _connection(live, 1), _connection(live, None)

@@ -26,13 +26,22 @@ from .live_room import LiveRoom
 #: How long a change in the audience's numbers alone may wait to be shown.
 NUMBERS_SECONDS = 1.0
 
+#: How many audience standings `CrowdDelivery` looks at in one turn of the event loop at most
+#: (of which `PACED_PER_TURN` sent, those that changed).
+LOOKED_PER_TURN = 8 * PACED_PER_TURN
+
 
 class CrowdDelivery:
     """A state on its way to a room's spectators and audience: `PACED_PER_TURN` connections a turn
-    of the event loop, each with its own audience standing if that changed. Between two turns the
-    loop reads its sockets, so a move that arrives meanwhile waits for a slice, not for thousands
-    of sends; a newer state takes over the rest of the way (`supersede`), as an outbox keeps only
-    the newest state it has not sent."""
+    of the event loop; then, after a change that may have moved them (a reveal, a new round), each
+    audience member's standing where it changed, as many a turn. Between two turns the loop reads
+    its sockets, so a move that arrives meanwhile waits for a slice, not for thousands of sends; a
+    newer state takes over the rest of the way (`supersede`), as an outbox keeps only the newest
+    state it has not sent.
+
+    The state reaches the whole crowd before anyone's standing: the table is what everyone looks
+    at, and at 10,000 watchers the standings looked at along with it held the last watchers'
+    state back by their whole cost (docs/deploy.md, *The audience*)."""
 
     def __init__(self, live: LiveRoom, state: bytes | None, *, standings: bool) -> None:
         self.live, self.state, self.standings = live, state, standings
@@ -41,17 +50,29 @@ class CrowdDelivery:
         self._at = 0
         #: those an older state had not reached when this one took over: they come first
         self._behind: list[Connection] = []
+        #: the audience members whose standing an older delivery had not looked at yet
+        self._owed: list[Connection] = []
+        #: the audience members whose standing this one looks at, once the state has gone to all
+        self._looking: list[Connection] | None = None
+        self._looked = 0
         self._handle: asyncio.Handle | None = asyncio.get_running_loop().call_soon(self._step)
 
     def supersede(self, newer: CrowdDelivery) -> None:
         """``newer`` goes to everyone, first to those this one has not reached yet: this one stops
-        here (the standings it was to look at, ``newer`` looks at)."""
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
-            newer.standings = newer.standings or self.standings
+        here (the standings it still owed, ``newer`` looks at)."""
+        if self._handle is None:
+            return
+        self._handle.cancel()
+        self._handle = None
+        if self._looking is None:  # the state not yet everywhere
             # (starting over from the first would keep the last waiting while states keep coming)
             newer._behind = self._behind if self._watchers is None else self._watchers[self._at :]
+            newer.standings = newer.standings or self.standings
+            owed = self._owed
+        else:
+            owed = self._looking[self._looked :]
+        if not newer.standings:
+            newer._owed = owed
 
     def _take(self) -> list[Connection]:
         presence = self.live.presence
@@ -65,32 +86,55 @@ class CrowdDelivery:
         return watchers
 
     def _step(self) -> None:
-        if self._watchers is None:
-            self._watchers = self._take()
-        watchers, at = self._watchers, self._at
-        crowd, room = self.live.room.crowd, self.live.room
-        round_number = 0 if room.game is None else room.game.round
+        if self._looking is None:
+            if self._watchers is None:
+                self._watchers = self._take()
+            if self.state is None or not self._send_state():
+                self._looking = [c for c in self._watchers if c.watcher is not None] if self.standings else self._owed
+        else:
+            self._look_at_standings()
+        if self._looking is not None and self._looked >= len(self._looking):
+            self._handle = None
+        else:
+            self._handle = asyncio.get_running_loop().call_soon(self._step)
+
+    def _send_state(self) -> bool:
+        """The state to the next slice of watchers; whether some are left."""
+        assert self._watchers is not None
+        assert self.state is not None
+        watchers, at, state = self._watchers, self._at, self.state
         sent = 0
         while at < len(watchers) and sent < PACED_PER_TURN:
             connection = watchers[at]
             at += 1
             if not connection.outbox.relayed:
                 sent += 1
-            if connection.outbox.closed:
-                continue
-            if self.state is not None:
-                connection.send_state(self.state)
-            watcher = connection.watcher
-            if self.standings and watcher is not None:
-                standing = crowd.standing(watcher.id, watcher.name, round_number)
-                if standing != connection.standing:
-                    connection.standing = standing
-                    connection.send(p.AudienceStanding(standing))
+            if not connection.outbox.closed:
+                connection.send_state(state)
         self._at = at
-        if at < len(watchers):
-            self._handle = asyncio.get_running_loop().call_soon(self._step)
-        else:
-            self._handle = None
+        return at < len(watchers)
+
+    def _look_at_standings(self) -> None:
+        """The next slice of standings: `PACED_PER_TURN` sent at most, and a few times as many
+        looked at (most did not change)."""
+        assert self._looking is not None
+        looking, at = self._looking, self._looked
+        room = self.live.room
+        crowd, round_number = room.crowd, 0 if room.game is None else room.game.round
+        sent = looked = 0
+        while at < len(looking) and sent < PACED_PER_TURN and looked < LOOKED_PER_TURN:
+            connection = looking[at]
+            at += 1
+            looked += 1
+            watcher = connection.watcher
+            if connection.outbox.closed or watcher is None:
+                continue
+            standing = crowd.standing(watcher.id, watcher.name, round_number)
+            if standing != connection.standing:
+                connection.standing = standing
+                connection.send(p.AudienceStanding(standing))
+                sent += 1
+        self._looked = at
 
 
 class FanOut:
