@@ -35,6 +35,7 @@ import os
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,8 +57,8 @@ ARRIVED, READ = 1, 2
 class Tally:
     """What the players count."""
 
-    #: (time sent, seq of the entry it made) of every act acknowledged in the window
-    acts: list[tuple[float, int]] = field(default_factory=list)
+    #: (time sent, seq of the entry it made, its kind) of every act acknowledged in the window
+    acts: list[tuple[float, int, str]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     counting: bool = False
 
@@ -71,7 +72,8 @@ class Player:
         self.room: dict[str, Any] | None = None
         self.greeted = False
         self.moving = False
-        self.sent: dict[str, float] = {}
+        #: message id → (time sent, the action's kind)
+        self.sent: dict[str, tuple[float, str]] = {}
         self.task: asyncio.TimerHandle | None = None
         self.albums: dict[int, dict[str, Any]] = {}
 
@@ -88,9 +90,9 @@ class Player:
         elif kind == "album" and message["album"] is not None:
             self.albums[message["album"]["number"]] = message["album"]
         elif kind == "ack" and message["id"] in self.sent:
-            sent = self.sent.pop(message["id"])
+            sent, what = self.sent.pop(message["id"])
             if self.tally.counting:
-                self.tally.acts.append((sent, message["seq"]))
+                self.tally.acts.append((sent, message["seq"], what))
             self.plan()
         elif kind == "error":
             self.sent.pop(message.get("id"), None)
@@ -116,7 +118,7 @@ class Player:
         action = dict(self.rng.choice(room["you"]["legal"]))
         if "clue" in action and action["clue"] is None:
             action["clue"] = "a long way home"
-        self.sent[self.link.send({"type": "act", "action": action})] = time.monotonic()
+        self.sent[self.link.send({"type": "act", "action": action})] = (time.monotonic(), str(action.get("type")))
 
     def rematch(self) -> None:
         self.task = None
@@ -134,24 +136,30 @@ class Player:
 
 
 def deliveries(
-    acts: list[tuple[float, int]], got: list[list[tuple[int, float, float]]], column: int = ARRIVED
-) -> tuple[list[float], int]:
-    """For each act, from its sending to the last connection showing it (ms) — ``got``: each
-    connection's (seq, arrival at its socket, read) of the states it got, ``column`` the time
-    counted — the first state each got with a seq above the act's entry; and how many acts some
-    connection never showed."""
+    acts: list[tuple[float, int, str]], got: list[list[tuple[int, float, float]]], column: int = ARRIVED
+) -> tuple[list[float | None], int]:
+    """For each act, from its sending to the last connection showing it (ms; None if some
+    connection never showed it) — ``got``: each connection's (seq, arrival at its socket, read) of
+    the states it got, ``column`` the time counted — the first state each got with a seq above the
+    act's entry; and how many acts some connection never showed."""
     latest = [0.0] * len(acts)
     missing = [False] * len(acts)
     for states in got:
         seqs = [state[0] for state in states]  # (in arrival order: never decreasing)
-        for index, (_, seq) in enumerate(acts):
+        for index, (_, seq, _) in enumerate(acts):
             at = bisect.bisect_right(seqs, seq)
             if at == len(seqs):
                 missing[index] = True
             else:
                 latest[index] = max(latest[index], states[at][column])
-    found = [(latest[i] - sent) * 1000 for i, (sent, _) in enumerate(acts) if not missing[i]]
-    return sorted(found), sum(missing)
+    found = [None if missing[i] else (latest[i] - sent) * 1000 for i, (sent, _, _) in enumerate(acts)]
+    return found, sum(missing)
+
+
+def slowest(acts: list[tuple[float, int, str]], found: list[float | None], count: int = 5) -> list[str]:
+    """The ``count`` slowest acts: how long, and what kind of act (which phase it ended, say)."""
+    timed = sorted(((ms, act[2]) for ms, act in zip(found, acts, strict=True) if ms is not None), reverse=True)
+    return [f"{ms:.0f} ms ({what})" for ms, what in timed[:count]]
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -198,7 +206,7 @@ async def window(
     stamped: list[bool] = []
     if crowd is not None:
         watched, crowd_lags, stamped = await crowd.ask("states")
-    acts = [(sent, seq) for sent, seq in tally.acts if start <= sent <= end]
+    acts = [act for act in tally.acts if start <= act[0] <= end]
     played, played_missing = deliveries(acts, [p.link.states for p in players])
     read, audience_missing = deliveries(acts, watched, READ)
     audience, _ = deliveries(acts, [states for states, on in zip(watched, stamped, strict=True) if on])
@@ -210,6 +218,7 @@ async def window(
         "audience_ms": summary(audience) if any(stamped) else None,
         "audience_stamped": sum(stamped),
         "audience_read_ms": summary(read) if watched else None,
+        "audience_slowest": slowest(acts, audience) if any(stamped) else [],
         "audience_missing": audience_missing,
         "coverage": coverage(players[0].link, watched) if watched else None,
         "server_cpu_share": [round(c / duration, 3) for c in cpu[: len(pids)]],
@@ -231,7 +240,8 @@ async def lag_over(duration: float) -> list[float]:
     return sorted(lags)
 
 
-def summary(values: list[float]) -> dict[str, float]:
+def summary(found: Sequence[float | None]) -> dict[str, float]:
+    values = sorted(value for value in found if value is not None)
     return {
         "p50": round(quantile(values, 0.5), 1),
         "p99": round(quantile(values, 0.99), 1),
@@ -357,6 +367,8 @@ def report(figures: dict[str, Any]) -> list[str]:
             f"to someone); the audience's processes' loop lag p50 {found['crowd_lag_ms']['p50']} ms, "
             f"p99 {found['crowd_lag_ms']['p99']} ms"
         )
+        if found["audience_slowest"]:
+            lines.append(f"the slowest acts to the whole audience: {', '.join(found['audience_slowest'])}")
         lines.append(
             f"states: {cover['states']} in the window; {cover['got_every_state']:,} of {figures['audience']:,} "
             f"connections got every one, {cover['states_got_share']:.4f} of them all got; "

@@ -14,7 +14,7 @@ import pytest
 
 from fabula import protocol as p
 from fabula.protocol.settings import RoomSettings
-from fabula.rules import Phase, numbered_deck
+from fabula.rules import Phase, RulesError, numbered_deck
 from fabula.server.ballots import Ballots
 from fabula.server.connections import PACED_PER_TURN, Connection, Outbox, TokenBucket, Watcher
 from fabula.server.entries import Created, CrowdVote, CrowdVoted, Joined, Started
@@ -330,12 +330,11 @@ async def test_a_batch_of_votes_is_answered_a_slice_of_voters_a_turn(tmp_path: P
     assert room.game is not None
     while room.game.phase is not Phase.VOTE:
         await rooms.commit(live, next_move(room, rng))
-    ballots = Ballots(rooms, time.time)
+    ballots = Ballots(rooms, time.time, lambda *refused: pytest.fail(f"refused: {refused}"))
     card = next(iter(room.game.table))
     fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(4 * PACED_PER_TURN)]
-    voting = [
-        asyncio.create_task(ballots.vote(live, fan, p.CrowdVote(id=f"v{n}", card=card))) for n, fan in enumerate(fans)
-    ]
+    for n, fan in enumerate(fans):
+        ballots.vote(live, fan, p.CrowdVote(id=f"v{n}", card=card))
     answered = [False] * len(fans)
     turns = 0
     while not all(answered):
@@ -348,5 +347,49 @@ async def test_a_batch_of_votes_is_answered_a_slice_of_voters_a_turn(tmp_path: P
         assert newly <= PACED_PER_TURN, f"{newly} voters answered in one turn"
         turns += 1
         assert turns < 100_000
-    await asyncio.gather(*voting)
     assert room.crowd.voted_in(room.game.round) == len(fans), "every vote counted, in one batch"
+
+
+async def test_a_waiting_vote_sent_again_is_answered_twice_and_counted_once(tmp_path: Path) -> None:
+    """A vote waits for its batch as a list entry, its voter's connection reading on meanwhile:
+    the same message again (a reconnected phone) is answered with the same ack; another vote of the
+    same member is refused at once; a voter gone before the batch is stored still counts."""
+    rooms, live = await _room(tmp_path)
+    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
+    room, rng = live.room, random.Random(5)
+    assert room.game is not None
+    while room.game.phase is not Phase.VOTE:
+        await rooms.commit(live, next_move(room, rng))
+    refused: list[tuple[str | None, str]] = []
+    ballots = Ballots(rooms, time.time, lambda _, message_id, code, __: refused.append((message_id, code)))
+    card = next(iter(room.game.table))
+    phone, same_phone_again, gone = (
+        _connection(live, None, watcher=Watcher("a1", "Mara")),
+        _connection(live, None, watcher=Watcher("a1", "Mara")),
+        _connection(live, None, watcher=Watcher("a2", "Nell")),
+    )
+    for connection in (phone, same_phone_again, gone):
+        connection.outbox.drain()
+
+    ballots.vote(live, phone, p.CrowdVote(id="v1", card=card))
+    ballots.vote(live, same_phone_again, p.CrowdVote(id="v1", card=card))
+    ballots.vote(live, gone, p.CrowdVote(id="v9", card=card))
+    with pytest.raises(RulesError) as other:
+        ballots.vote(live, same_phone_again, p.CrowdVote(id="v2", card=card))
+    assert other.value.code == "already_voted"
+    assert room.crowd.voted_in(room.game.round) == 0, "(waiting for the batch)"
+    gone.close()
+    for _ in range(200):  # (a batch is stored every `BATCH_SECONDS`)
+        await asyncio.sleep(0.01)
+        if room.crowd.voted_in(room.game.round) == 2:
+            break
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+    answers = [[json.loads(data) for data in c.outbox.drain()] for c in (phone, same_phone_again)]
+    for answer in answers:
+        assert [m["type"] for m in answer] == ["audience", "ack"], answer
+        assert answer[0]["you"]["vote"] == card
+    assert answers[0][1] == answers[1][1], "the same ack, the same entry's seq"
+    assert refused == []
+    await ballots.stop()

@@ -67,7 +67,7 @@ class Conversation:
         self.sound_owner = sound_owner
         self.admission = Admission(config.max_connections_per_address, metrics)
         #: the audience's votes on their way into the rooms' logs
-        self.ballots = Ballots(rooms, clock)
+        self.ballots = Ballots(rooms, clock, self._refuse)
 
     # ------------------------------------------------------------------ a connection's life
 
@@ -172,7 +172,7 @@ class Conversation:
             connection.send(p.AlbumPage(message.id, album_for(room, member, message.game)))
             return
         if isinstance(message, p.CrowdVote):
-            await self.ballots.vote(live, connection, message)
+            self.ballots.vote(live, connection, message)
             return
         if member is None:
             raise RoomError(RoomCode.SPECTATOR, "Spectators only watch.")
