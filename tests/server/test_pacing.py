@@ -179,18 +179,19 @@ async def test_a_newer_state_takes_over_the_rest_of_the_way(tmp_path: Path) -> N
     )
 
 
+class _RelayedOutbox(Outbox):
+    relayed = True
+
+
 async def test_relayed_watchers_get_a_state_in_one_turn_together(tmp_path: Path) -> None:
     """A relayed connection's message is a list entry for its peer link, and the same message to
     many in one turn crosses the link as one frame: they are not sliced."""
-
-    class RelayedOutbox(Outbox):
-        relayed = True
 
     _, live = await _room(tmp_path)
     local = [_connection(live, None) for _ in range(2 * PACED_PER_TURN)]
     relayed = []
     for _ in range(3 * PACED_PER_TURN):
-        made = Connection("10.0.0.2", TokenBucket(9, 9), TokenBucket(9, 9), outbox=RelayedOutbox(), code="PACED")
+        made = Connection("10.0.0.2", TokenBucket(9, 9), TokenBucket(9, 9), outbox=_RelayedOutbox(), code="PACED")
         live.presence.arrive(made, None)
         relayed.append(made)
 
@@ -319,6 +320,25 @@ def test_a_member_let_go_goes_on_watching_and_is_no_longer_among_the_seated() ->
     assert live.presence.connections == {seat, other, watching}
     assert live.presence.present() == {1}
     assert live.presence.watched
+
+
+def test_the_watchers_kept_between_changes_follow_every_arrival_departure_and_lost_seat() -> None:
+    live = LiveRoom(Room("KEPT"))
+    seat, watching = _connection(live, 0), _connection(live, None)
+    relayed = Connection("10.0.0.2", TokenBucket(9, 9), TokenBucket(9, 9), outbox=_RelayedOutbox(), code="KEPT")
+    live.presence.arrive(relayed, None)
+    assert live.presence.watchers() == ([relayed], [watching])
+    assert live.presence.watchers() is live.presence.watchers(), "(kept while nothing changes)"
+
+    later = _connection(live, None)
+    assert set(live.presence.watchers()[1]) == {watching, later}
+    live.presence.let_go(0)
+    assert set(live.presence.watchers()[1]) == {watching, later, seat}
+    live.presence.depart(watching, 5.0)
+    live.presence.depart(relayed, 5.0)
+    relayed_now, own_now = live.presence.watchers()
+    assert relayed_now == []
+    assert set(own_now) == {later, seat}
 
 
 async def test_a_batch_of_votes_is_answered_a_slice_of_voters_a_turn(tmp_path: Path) -> None:

@@ -76,14 +76,18 @@ class CrowdDelivery:
 
     def _take(self) -> list[Connection]:
         presence = self.live.presence
-        watchers = [c for c in presence.connections if c.member is None] if presence.watched else []
-        if self._behind:
-            behind = set(self._behind)
-            watchers = [c for c in self._behind if c.member is None] + [c for c in watchers if c not in behind]
+        if not presence.watched:
+            return []
         # a relayed connection's message is a list entry here, and the same message to all of them
         # crosses the peer link as one frame if they are sent in one turn: they go first, together
-        watchers.sort(key=lambda connection: not connection.outbox.relayed)
-        return watchers
+        # (and so are never among those an older state had not reached)
+        relayed, own = presence.watchers()
+        if self._behind:
+            behind = set(self._behind)
+            own = [c for c in self._behind if c.member is None and not c.outbox.relayed] + [
+                c for c in own if c not in behind
+            ]
+        return relayed + own
 
     def _step(self) -> None:
         if self._looking is None:

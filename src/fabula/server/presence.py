@@ -40,6 +40,8 @@ class Presence:
     audience: int = 0
     #: changes whenever who of the members is connected may have (what a spectator's state shows)
     version: int = 0
+    #: `watchers`, kept until a connection comes, goes or loses its seat
+    _watching: tuple[list[Connection], list[Connection]] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -56,6 +58,16 @@ class Presence:
     def watched(self) -> bool:
         """Whether a spectator or a member of the audience is connected here."""
         return len(self.seated) < len(self.connections)
+
+    def watchers(self) -> tuple[list[Connection], list[Connection]]:
+        """The connections here that watch (no seat): those relayed to this process, then its own.
+        Kept between changes (never changed in place: a new pair is made) — a state for 10,000
+        watchers walked and sorted all the room's connections each time, 7 % of the owner's time."""
+        if self._watching is None:
+            relayed = [c for c in self.connections if c.member is None and c.outbox.relayed]
+            own = [c for c in self.connections if c.member is None and not c.outbox.relayed]
+            self._watching = (relayed, own)
+        return self._watching
 
     def connected_here(self, member: int) -> bool:
         return any(c.member == member for c in self.seated)
@@ -95,6 +107,7 @@ class Presence:
         if connection.watcher is not None and connection not in self.connections:
             self.audience += 1
         self.connections.add(connection)
+        self._watching = None
         if member is not None:
             self.seated.add(connection)
             self.version += 1
@@ -109,6 +122,7 @@ class Presence:
             self.audience -= 1
         self.connections.discard(connection)
         self.seated.discard(connection)
+        self._watching = None
         member = connection.member
         gone = member is not None and not self.connected_here(member)
         if member is not None:
@@ -132,6 +146,7 @@ class Presence:
         for connection in unseated:
             connection.member = None
             self.seated.discard(connection)
+        self._watching = None
         self.gone_since.pop(member, None)
         self.version += 1
         return unseated
