@@ -19,7 +19,9 @@ audience, then with it (connected in between). It reports:
 The players act as soon as they are awaited, after a pause of ``--think`` × uniform(0.2, 1) seconds
 (at ``--think 1``, a round of six takes some 5–8 s, its vote phase 2–3 s); each audience member
 votes for a random card of the table, once a round, after a pause of uniform(0, ``--vote-spread``)
-seconds from the first state of the vote it gets. The generator is this process (the players) and
+seconds from the first state of the vote it gets — if its phone still shows that vote open then, as
+the browser's vote button does (``--late-votes``: all the same, the server refusing what comes after
+the vote). The generator is this process (the players) and
 a process of its own for the audience (`benchmarks.load.crowd`; ``--crowd-processes K`` splits it over
 K), pinned (with ``--pin``) to the cores the servers are not on. The audience processes' own loop
 lag is reported: a state they read late was delivered in time all the same, and its socket's stamp
@@ -253,7 +255,7 @@ def summary(found: Sequence[float | None]) -> dict[str, float]:
 async def counted_votes(host: Player, crowd: Crowds) -> dict[str, Any]:
     """The votes the audience sent and had acknowledged, against those the room counted: each
     game's album (its revealed rounds) and the state's ``audience.voted`` for a round not revealed."""
-    sent, acked, refused, unanswered, errors = await crowd.ask("votes")
+    sent, acked, refused, unanswered, errors, closed = await crowd.ask("votes")
     room = host.room
     assert room is not None
     for number in range(1, room["games_started"] + 1):
@@ -272,6 +274,7 @@ async def counted_votes(host: Player, crowd: Crowds) -> dict[str, Any]:
         counted[(room["games_started"], game["round"])] = room["audience"]["voted"]
     return {
         "sent": sent,
+        "closed": closed,
         "acked": sum(acked.values()),
         "refused": refused,
         "unanswered": unanswered,
@@ -316,6 +319,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, Any]
         deflate=args.deflate,
         stamps=args.stamps,
         spread=args.vote_spread,
+        late_votes=args.late_votes,
         seed=rng.random(),
     )
     try:
@@ -376,7 +380,8 @@ def report(figures: dict[str, Any]) -> list[str]:
         )
     votes = figures["votes"]
     lines.append(
-        f"votes: {votes['sent']:,} sent, {votes['acked']:,} acknowledged, refused {votes['refused']}, "
+        f"votes: {votes['sent']:,} sent ({votes['closed']:,} not: the vote had closed on that phone), "
+        f"{votes['acked']:,} acknowledged, refused {votes['refused']}, "
         f"{votes['unanswered']} unanswered; counted {votes['counted']:,} in {votes['rounds']} rounds: "
         f"{'exactly the acknowledged' if votes['exact'] else 'NOT the acknowledged'}"
     )

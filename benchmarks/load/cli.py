@@ -144,6 +144,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "1: all of them, 0: none (default 10)",
     )
     parser.add_argument(
+        "--late-votes",
+        action="store_true",
+        help="audience: a member whose pause ends after the vote closed on their phone votes all the same (a "
+        "browser does not: its vote button goes with the vote phase); the votes the server refuses then add load",
+    )
+    parser.add_argument(
         "--vote-spread", type=float, default=1.5, help="audience: seconds over which a round's votes are spread"
     )
     parser.add_argument("--json", action="store_true", help="also print every figure as JSON")

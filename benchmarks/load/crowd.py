@@ -49,6 +49,8 @@ class CrowdTally:
     """What the audience counts, across its connections."""
 
     votes_sent: int = 0
+    #: votes not sent: the phone showed the vote over by the end of its voter's pause
+    votes_closed: int = 0
     acked: Counter[tuple[int, int]] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)
     views: dict[int, View] = field(default_factory=dict)
@@ -64,8 +66,13 @@ class CrowdTally:
 class Watcher:
     """An audience connection: counts its states, votes once a round."""
 
-    def __init__(self, link: Link, rng: random.Random, spread: float, tally: CrowdTally) -> None:
+    def __init__(self, link: Link, rng: random.Random, spread: float, tally: CrowdTally, *, late: bool = False) -> None:
         self.link, self.rng, self.spread, self.tally = link, rng, spread, tally
+        #: send a vote whose pause ended after the vote closed on this phone (a browser does not:
+        #: its vote button goes with the vote phase)
+        self.late = late
+        #: the (game, round) of the vote this phone shows open, if one is
+        self.open: tuple[int, int] | None = None
         link.on_message = self.on_message
         self.greeted = False
         self.voted: set[tuple[int, int]] = set()
@@ -91,6 +98,7 @@ class Watcher:
             if view is None:  # (every audience connection gets the same bytes: read once)
                 view = self.tally.views[seq] = view_of(decode(data)["room"])
             key = (view.game, view.round)
+            self.open = key if view.voting else None
             if view.voting and self.voting and key not in self.voted:
                 self.voted.add(key)
                 card = self.rng.choice(view.cards)
@@ -115,7 +123,9 @@ class Watcher:
             self.tally.refused[message["code"]] += 1
 
     def vote(self, key: tuple[int, int], card: str) -> None:
-        if self.voting:
+        if self.voting and not self.late and self.open != key:
+            self.tally.votes_closed += 1
+        elif self.voting:
             self.pending[self.link.send({"type": "crowd_vote", "card": card})] = key
             self.tally.votes_sent += 1
 
@@ -140,6 +150,7 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
             rng,
             settings["spread"],
             tally,
+            late=settings.get("late_votes", False),
         )
         for n in range(first, first + settings["audience"])
     ]
@@ -174,7 +185,16 @@ async def _serve(pipe: Connection, urls: list[str], code: str, settings: dict[st
                 watcher.voting = False
             await asyncio.sleep(3.0)  # (the last batches stored, the numbers shown)
             unanswered = sum(len(w.pending) for w in watchers)
-            pipe.send((tally.votes_sent, tally.acked, dict(tally.refused), unanswered, dict(tally.errors)))
+            pipe.send(
+                (
+                    tally.votes_sent,
+                    tally.acked,
+                    dict(tally.refused),
+                    unanswered,
+                    dict(tally.errors),
+                    tally.votes_closed,
+                )
+            )
         elif command == "close":
             for watcher in watchers:
                 watcher.link.close()
@@ -273,13 +293,15 @@ class Crowds:
             )
         if command == "votes":
             sent, acked, refused, unanswered, errors = 0, Counter[tuple[int, int]](), Counter[str](), 0, Counter[str]()
-            for their_sent, their_acked, their_refused, their_unanswered, their_errors in answers:
+            closed = 0
+            for their_sent, their_acked, their_refused, their_unanswered, their_errors, their_closed in answers:
+                closed += their_closed
                 sent += their_sent
                 acked += their_acked
                 refused.update(their_refused)
                 unanswered += their_unanswered
                 errors.update(their_errors)
-            return sent, acked, dict(refused), unanswered, dict(errors)
+            return sent, acked, dict(refused), unanswered, dict(errors), closed
         return None
 
     @property
