@@ -3,24 +3,13 @@ arrive, however the reads cut them, and a crowd's compressed states inflated onc
 
 from __future__ import annotations
 
-import importlib
-import sys
 import zlib
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def websocket() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))  # (imported by name, as the generator's processes do)
-    return importlib.import_module("load.websocket")
 
 
 class _Transport:

@@ -4,23 +4,12 @@ says when it reached the socket, and what the client writes reaches the server."
 from __future__ import annotations
 
 import asyncio
-import importlib
-import sys
 import time
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def stamped() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))  # (imported by name, as the generator's processes do)
-    return importlib.import_module("load.stamped")
 
 
 class _Reader(asyncio.Protocol):

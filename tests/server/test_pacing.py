@@ -205,24 +205,9 @@ async def test_relayed_watchers_get_a_state_in_one_turn_together(tmp_path: Path)
 async def test_each_watchers_standing_follows_its_state_after_a_reveal_even_if_a_newer_state_comes(
     tmp_path: Path,
 ) -> None:
-    rooms, live = await _room(tmp_path)
-    fanout = FanOut(lambda: 30.0)
-    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
-    room, rng = live.room, random.Random(5)
+    _, live, fanout, fans = await _revealed_to_fans(tmp_path, 3 * PACED_PER_TURN)
+    room = live.room
     assert room.game is not None
-    while room.game.phase is not Phase.VOTE:
-        await rooms.commit(live, next_move(room, rng))
-    fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(3 * PACED_PER_TURN)]
-    table = list(room.game.table)
-    votes = [CrowdVote(f"a{n}", f"Fan {n}", room.game.round, table[n % len(table)], f"v{n}") for n in range(len(fans))]
-    await rooms.commit(live, CrowdVoted(at=3.0, votes=votes))
-    fanout.states(live)
-    for _ in range(10):
-        await asyncio.sleep(0)
-    for fan in fans:
-        fan.outbox.drain()
-    while room.game.phase is Phase.VOTE:
-        await rooms.commit(live, next_move(room, rng))
 
     fanout.states(live)  # the reveal: each one's points
     await asyncio.sleep(0)
@@ -233,21 +218,30 @@ async def test_each_watchers_standing_follows_its_state_after_a_reveal_even_if_a
     sent = [[json.loads(data) for data in fan.outbox.drain()] for fan in fans]
     for fan, messages in zip(fans, sent, strict=True):
         assert [message["type"] for message in messages][-2:] == ["state", "audience"], messages
+        assert fan.standing is not None
         assert messages[-1]["you"]["points"] == fan.standing.points
         assert messages[-1]["you"]["round"] == room.game.round
     assert {messages[-1]["you"]["points"] for messages in sent} == {0, 1}, "some found the card, some not"
 
 
-async def _revealed_to_fans(tmp_path: Path, fans_count: int) -> tuple[Rooms, LiveRoom, FanOut, list[Connection]]:
-    """A room whose fans voted in round 1 (some for the storyteller's card), its vote just revealed
-    and not yet sent out."""
+async def _voting(tmp_path: Path) -> tuple[Rooms, LiveRoom]:
+    """A room of three whose first round is at its vote."""
     rooms, live = await _room(tmp_path)
-    fanout = FanOut(lambda: 30.0)
     await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
     room, rng = live.room, random.Random(5)
     assert room.game is not None
     while room.game.phase is not Phase.VOTE:
         await rooms.commit(live, next_move(room, rng))
+    return rooms, live
+
+
+async def _revealed_to_fans(tmp_path: Path, fans_count: int) -> tuple[Rooms, LiveRoom, FanOut, list[Connection]]:
+    """A room whose fans voted in round 1 (some for the storyteller's card), its vote just revealed
+    and not yet sent out."""
+    rooms, live = await _voting(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    room, rng = live.room, random.Random(6)
+    assert room.game is not None
     fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(fans_count)]
     table = list(room.game.table)
     votes = [CrowdVote(f"a{n}", f"Fan {n}", room.game.round, table[n % len(table)], f"v{n}") for n in range(len(fans))]
@@ -344,12 +338,9 @@ def test_the_watchers_kept_between_changes_follow_every_arrival_departure_and_lo
 async def test_a_batch_of_votes_is_answered_a_slice_of_voters_a_turn(tmp_path: Path) -> None:
     """Each voter answered sends its standing and its ack: a batch of hundreds answered in one
     turn would hold a player's move read meanwhile for all of those sends."""
-    rooms, live = await _room(tmp_path)
-    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
-    room, rng = live.room, random.Random(5)
+    rooms, live = await _voting(tmp_path)
+    room = live.room
     assert room.game is not None
-    while room.game.phase is not Phase.VOTE:
-        await rooms.commit(live, next_move(room, rng))
     ballots = Ballots(rooms, time.time, lambda *refused: pytest.fail(f"refused: {refused}"))
     card = next(iter(room.game.table))
     fans = [_connection(live, None, watcher=Watcher(f"a{n}", f"Fan {n}")) for n in range(4 * PACED_PER_TURN)]
@@ -374,12 +365,9 @@ async def test_a_waiting_vote_sent_again_is_answered_twice_and_counted_once(tmp_
     """A vote waits for its batch as a list entry, its voter's connection reading on meanwhile:
     the same message again (a reconnected phone) is answered with the same ack; another vote of the
     same member is refused at once; a voter gone before the batch is stored still counts."""
-    rooms, live = await _room(tmp_path)
-    await rooms.commit(live, Started(at=2.0, seed=5, seating=[0, 1, 2], deck=list(numbered_deck())))
-    room, rng = live.room, random.Random(5)
+    rooms, live = await _voting(tmp_path)
+    room = live.room
     assert room.game is not None
-    while room.game.phase is not Phase.VOTE:
-        await rooms.commit(live, next_move(room, rng))
     refused: list[tuple[str | None, str]] = []
     ballots = Ballots(rooms, time.time, lambda _, message_id, code, __: refused.append((message_id, code)))
     card = next(iter(room.game.table))
