@@ -10,8 +10,8 @@ vote that no longer fits (the same member's twice, a game that moved on) is refu
 
 A vote waiting for its batch is a list entry, not a suspended coroutine: the voter's connection
 reads its next message meanwhile, and the batch, once stored, answers each voter itself. (With
-10,000 voting, a coroutine, a future and a shield per waiting vote were some 4 % of the owner's
-time, and thousands of young objects for every collection to walk.)
+10,000 voting, the waiting coroutines' `asyncio.shield` alone was 2.9 % of the room owner's py-spy
+samples; and each waiting vote left a coroutine and two futures for every collection to walk.)
 """
 
 from __future__ import annotations

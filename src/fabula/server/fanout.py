@@ -120,7 +120,7 @@ class CrowdDelivery:
 
     def _look_at_standings(self) -> None:
         """The next slice of standings: `PACED_PER_TURN` sent at most, and a few times as many
-        looked at (most did not change)."""
+        looked at (one that did not change costs no send)."""
         assert self._looking is not None
         looking, at = self._looking, self._looked
         room = self.live.room
