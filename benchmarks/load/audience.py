@@ -168,6 +168,29 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
+def p99_change(
+    before: Sequence[float], after: Sequence[float], *, rounds: int = 2000, seed: int = 7
+) -> tuple[float, float, float]:
+    """How much the p99 of ``after`` exceeds that of ``before`` (ms), and the 95 % bootstrap
+    interval of that change: each window's samples resampled with replacement ``rounds`` times.
+    An interval holding 0 is a change the two windows' own noise could make.
+
+    >>> p99_change([1.0, 2.0, 3.0] * 60, [1.0, 2.0, 3.0] * 60)[0]
+    0.0
+    """
+    if not before or not after:
+        return float("nan"), float("nan"), float("nan")
+    rng = random.Random(seed)
+
+    def p99(values: Sequence[float]) -> float:
+        return quantile(sorted(values), 0.99)
+
+    changes = sorted(
+        p99(rng.choices(after, k=len(after))) - p99(rng.choices(before, k=len(before))) for _ in range(rounds)
+    )
+    return p99(after) - p99(before), changes[int(0.025 * rounds)], changes[int(0.975 * rounds) - 1]
+
+
 def coverage(observer: Link, watched: list[list[tuple[int, float, float]]]) -> dict[str, Any]:
     """Of the states the room's first player got, how many each audience connection got."""
     seqs = {state[0] for state in observer.states}
@@ -215,6 +238,7 @@ async def window(
     return {
         "acts": len(acts),
         "players_ms": summary(played),
+        "players_samples": [round(ms, 3) for ms in played if ms is not None],
         "players_read_ms": summary(deliveries(acts, [p.link.states for p in players], READ)[0]),
         "players_missing": played_missing,
         "audience_ms": summary(audience) if any(stamped) else None,
@@ -356,6 +380,12 @@ def report(figures: dict[str, Any]) -> list[str]:
             f"{found['generator_cpu_share']}, the players' loop lag p50 {found['generator_lag_ms']['p50']} ms, "
             f"p99 {found['generator_lag_ms']['p99']} ms"
         )
+    change, low, high = p99_change(figures["without"]["players_samples"], figures["with"]["players_samples"])
+    lines.append(
+        f"the players' p99 with the audience against without: {change:+.1f} ms, 95% bootstrap interval "
+        f"[{low:+.1f}, {high:+.1f}] ms: "
+        + ("within the windows' own noise" if low <= 0 <= high else "beyond the windows' own noise")
+    )
     found = figures["with"]
     if found["audience_read_ms"] is not None:
         cover, read, arrived = found["coverage"], found["audience_read_ms"], found["audience_ms"]

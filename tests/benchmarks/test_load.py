@@ -194,6 +194,7 @@ def test_an_audience_run_counts_every_vote_and_stops_its_audience_process() -> N
     assert "6 players, 40 audience over 1 process(es)" in result.stdout
     assert "(0 acts never shown to someone)" in result.stdout
     assert "exactly the acknowledged" in result.stdout
+    assert "the players' p99 with the audience against without: " in result.stdout
     assert none_left(env) == []
 
 
@@ -215,6 +216,8 @@ def test_an_audience_split_over_two_processes_is_counted_as_one() -> None:
     assert found["audience_ms"]["n"] == found["audience_read_ms"]["n"] == found["acts"]
     assert found["audience_ms"]["max"] <= found["audience_read_ms"]["max"]
     assert found["players_ms"]["max"] <= found["players_read_ms"]["max"]
+    assert len(found["players_samples"]) == found["players_ms"]["n"] == found["acts"]
+    assert max(found["players_samples"]) == pytest.approx(found["players_ms"]["max"], abs=0.06)
     assert none_left(env) == []
 
 
