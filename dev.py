@@ -184,7 +184,7 @@ def main() -> None:
         run(BIN / "ruff", "format", "--check", ".")
         run(BIN / "mypy")
         # (the twenty slowest tests named at the end: where the suite's time goes)
-        run(BIN / "pytest", "-n", "auto", "--durations=20", *extra)
+        run(BIN / "pytest", "-n", "auto", "--dist", "worksteal", "--durations=20", *extra)
     elif command == "train":
         ensure_torch()
         run(BIN / "python", ROOT / "examples" / "train_ppo.py", *extra)
