@@ -11,13 +11,14 @@ from typing import Any
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from .conftest import Players
-from .test_album import PHONE_360, shot
+from .test_album import PHONE_360, TV, shot
 from .ui import (
     TAPS_APART_MS,
     add_bots,
     close_reveal,
     create_room_by_api,
     enabled_hand_cards,
+    join_in_ui,
     open_seat,
     start_game,
     tell,
@@ -159,6 +160,39 @@ def test_a_200_character_clue_leaves_the_reveals_first_cards_in_sight_at_360_px(
         assert not clue.evaluate("(p) => p.scrollHeight > p.clientHeight + 1")
         expect(reveal.get_by_role("button", name="Show less of the clue")).to_be_visible()
         shot(phone, "reveal-360-long-clue-whole")
+
+
+#: What of the page runs past the screen's right edge: the page's own width beyond the window's,
+#: and each text element whose text runs past its box.
+RUNS_OFF = """(selector) => ({
+    page: document.documentElement.scrollWidth - window.innerWidth,
+    cut: [...document.querySelectorAll(selector)]
+        .filter((element) => element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((element) => element.className),
+})"""
+
+
+def test_a_200_character_word_as_a_clue_wraps_on_the_tv_and_the_phones(players: Players) -> None:
+    """Found by a group's play: a clue of one 200-character word ran off both sides of the TV (one
+    line some 4,000 px wide) and off a 360-px phone's "Pick the card … that best fits" line."""
+    word = "x" * 200
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0, "storyteller_cycles": 1})
+    code = seat["code"]
+    mara = players.open(360, 800, mobile=True)
+    open_seat(mara, players.base, code, seat)
+    ben = players.open(360, 800, mobile=True)
+    join_in_ui(ben, players.base, code, "Ben")
+    add_bots(mara, 1)
+    tv = players.open(*TV)
+    tv.goto(f"{players.base}/room/{code}/board")
+    start_game(mara, [ben])
+    tell(mara, word)
+    expect(ben.locator(".status-line")).to_contain_text("xxxxxxxxxx")  # (the clue quoted, its start)
+    expect(tv.locator(".board-clue")).to_contain_text(word)
+    shot(tv, "tv-200-character-word")
+    shot(ben, "phone-200-character-word")
+    assert tv.evaluate(RUNS_OFF, ".board-clue") == {"page": 0, "cut": []}
+    assert ben.evaluate(RUNS_OFF, ".clue, .status-line") == {"page": 0, "cut": []}
 
 
 def test_a_clue_stops_at_200_characters_says_so_and_a_longer_one_is_refused_aloud(players: Players) -> None:
