@@ -132,6 +132,14 @@ def test_the_audience_votes_and_the_tv_and_a_players_phone_show_where_the_crowds
         re.compile(r"\d of 3 in the audience found the storyteller's card")
     )
     shot(tv, "tv-reveal-crowd")
+    # (a group's play found a card's number half under its crowd marker on the TV)
+    overlaps = tv.evaluate(
+        """() => [...document.querySelectorAll(".board-cards li")].filter((card) => {
+            const [a, b] = [".slot-number", ".crowd-mark"].map((s) => card.querySelector(s).getBoundingClientRect());
+            return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        }).length"""
+    )
+    assert overlaps == 0
     reveal = host.locator(".overlay .reveal")
     expect(reveal.locator(".reveal-card .crowd-mark")).to_have_text(SHARES)
     expect(reveal.locator(".reveal-card").first.locator(".crowd-mark")).to_have_attribute("data-share", "67")

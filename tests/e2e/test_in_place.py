@@ -54,6 +54,15 @@ def test_a_room_code_with_a_symbol_is_said_to_be_wrong(players: Players) -> None
     expect(page.locator(".join-panel p.error")).to_have_count(0)
 
 
+def test_a_room_code_typed_with_spaces_is_the_code_without_them(players: Players) -> None:
+    """Found by a group's play: "ab 1" was refused with "  is not one of them" (a space, unseen)."""
+    page = players.phone()
+    page.goto("/")
+    page.locator("input.code-input").fill(" kx7 pq ")
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page).to_have_url(players.base + "/join/KX7PQ")
+
+
 def test_the_reveal_leaves_a_chat_line_being_typed_alone(players: Players) -> None:
     # (table talk as a house rule: without it the table's chat is closed during the vote)
     seat = create_room_by_api(

@@ -167,7 +167,8 @@ def test_a_200_character_clue_leaves_the_reveals_first_cards_in_sight_at_360_px(
 RUNS_OFF = """(selector) => ({
     page: document.documentElement.scrollWidth - window.innerWidth,
     cut: [...document.querySelectorAll(selector)]
-        .filter((element) => element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((element) => element.scrollWidth > element.clientWidth + 1
+            || element.getBoundingClientRect().right > window.innerWidth + 1)
         .map((element) => element.className),
 })"""
 

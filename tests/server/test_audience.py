@@ -162,6 +162,19 @@ def test_each_member_is_told_their_place_on_the_leaderboard_which_names_ten() ->
     assert (never.place, never.voters) == (None, 16)
 
 
+def test_members_alike_on_the_board_are_in_the_order_a_person_reads_their_names() -> None:
+    """Found by a group's play: the crowd's numbered names, all alike, read "Fan 150" before "Fan 17"."""
+    room = room_in_its_vote(seed=11)
+    assert room.game is not None
+    card = room.game.table[0]
+    names = ["Fan 150", "Fan 17", "fan 2", "Fan 9", "Ann"]
+    votes = [CrowdVote(f"a{n}", name, room.game.round, card, "v") for n, name in enumerate(names)]
+    room.apply(CrowdVoted(at=3.0, votes=votes))
+    board = room.album(1).audience  # type: ignore[union-attr]
+    assert board is not None
+    assert [leader.name for leader in board.leaders] == ["Ann", "fan 2", "Fan 9", "Fan 17", "Fan 150"]
+
+
 # ---------------------------------------------------------------------- a live server
 
 

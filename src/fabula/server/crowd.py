@@ -19,6 +19,7 @@ round (it was cast before anyone saw the answer): the round's result grows by it
 from __future__ import annotations
 
 import heapq
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -73,6 +74,17 @@ class GameCrowd:
         return self._places[(self.points[audience], votes)]
 
 
+def name_order(name: str) -> tuple[str | int, ...]:
+    """How names sort among members alike on the leaderboard: as a person reads them, numbers by
+    their value and letters whatever their case ("Fan 9" before "Fan 17", which comes before "fan 150").
+
+    >>> sorted(["Fan 150", "fan 17", "Fan 9", "Ann"], key=name_order)
+    ['Ann', 'Fan 9', 'fan 17', 'Fan 150']
+    """
+    # (re.split with a group alternates text and digits, text first: the parts always compare alike)
+    return tuple(int(part) if index % 2 else part.casefold() for index, part in enumerate(re.split(r"(\d+)", name)))
+
+
 class Crowd:
     """The audience's votes in every game of a room."""
 
@@ -124,7 +136,9 @@ class Crowd:
         game = self.games.get(number)
         if game is None or not game.votes:
             return None
-        top = heapq.nsmallest(LEADERS, game.votes, key=lambda a: (-game.points[a], -game.votes[a], game.names[a]))
+        top = heapq.nsmallest(
+            LEADERS, game.votes, key=lambda a: (-game.points[a], -game.votes[a], name_order(game.names[a]))
+        )
         return AlbumAudience(
             voters=len(game.votes),
             leaders=[CrowdLeader(name=game.names[a], points=game.points[a], votes=game.votes[a]) for a in top],

@@ -357,7 +357,7 @@ export function scoreTrack(room, game, { nameOf, bySeat }, { board = false } = {
   return h(
     "section.track",
     { "aria-label": t("track.title") },
-    h("h3", {}, t("track.title"), target !== null ? ` (${t("track.target", { target })})` : ""),
+    h("h3", {}, target !== null ? t("track.title_target", { target }) : t("track.title")),
     list,
     board
       ? h("ol.track-spaces", { "aria-hidden": "true" }, spaces)

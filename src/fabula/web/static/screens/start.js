@@ -23,8 +23,11 @@ const seatsOf = (mode) => {
 };
 
 // What is wrong with a room code (typed in the field, or in the address bar: /join/zz9q!), or "".
+// (spaces anywhere are dropped, as a code read out or copied as "KX7 PQ" comes)
+const cleanCode = (code) => code.replace(/\s+/g, "").toUpperCase();
+
 function codeProblem(code) {
-  const typed = code.trim().toUpperCase();
+  const typed = cleanCode(code);
   const wrong = [...new Set(typed.replace(/[A-Z0-9]/g, ""))].join(" ");
   if (wrong) return t("home.code_letters", { chars: wrong });
   return typed ? "" : t("home.code_first");
@@ -118,6 +121,14 @@ function nameField(form) {
   return h("label.field", {}, h("span.label", {}, t("start.name")), input, say(h("span.hint.name-warning", { "aria-live": "polite" })));
 }
 
+// Whether the name in ``formElement`` is longer than the server takes: if so, the field (its
+// warning under it already says why) gets the focus, and nothing is sent to be refused again.
+function nameTooLong(form, formElement) {
+  if ([...form.name.trim()].length <= NAME_MAX) return false;
+  formElement.querySelector("input[name=name]")?.focus();
+  return true;
+}
+
 function numberInput(key, value, min, max, placeholder) {
   return h("input", { type: "number", min, max, value: value ?? "", placeholder: placeholder ?? "", "data-keep": key, name: key });
 }
@@ -153,7 +164,7 @@ export function homeScreen(ctx, { code: given = null, lost = null } = {}) {
         }
       },
     });
-    const typed = () => (form.code ?? "").trim().toUpperCase();
+    const typed = () => cleanCode(form.code ?? "");
     // Go to the room the typed code names (`path` from it), or say what is wrong with the code.
     const goTo = (path) => {
       if (!codeProblem(typed())) {
@@ -277,6 +288,7 @@ export function homeScreen(ctx, { code: given = null, lost = null } = {}) {
       {
         onsubmit: (event) => {
           event.preventDefault();
+          if (nameTooLong(form, event.target)) return;
           const data = new FormData(event.target);
           const number = (key) => (data.get(key) ? Number(data.get(key)) : null);
           form.target = number("target");
@@ -362,6 +374,7 @@ export function joinScreen(ctx, code) {
 
   const submit = (event) => {
     event.preventDefault();
+    if (nameTooLong(form, event.target)) return;
     joining
       .run(async (request) => {
         draw();
