@@ -239,6 +239,12 @@ async def window(
         "acts": len(acts),
         "players_ms": summary(played),
         "players_samples": [round(ms, 3) for ms in played if ms is not None],
+        # (with several servers: the players seated on each, from the act to the last of them; in
+        # the servers' order, as the room's host, the first player, reaches the first)
+        "players_by_server_ms": [
+            summary(deliveries(acts, [p.link.states for p in players if p.link.url == url])[0])
+            for url in dict.fromkeys(p.link.url for p in players)
+        ],
         "players_read_ms": summary(deliveries(acts, [p.link.states for p in players], READ)[0]),
         "players_missing": played_missing,
         "audience_ms": summary(audience) if any(stamped) else None,
@@ -379,6 +385,14 @@ def report(figures: dict[str, Any]) -> list[str]:
             f"{found['server_cpu_share']}; the generator's (players' and audience's processes) "
             f"{found['generator_cpu_share']}, the players' loop lag p50 {found['generator_lag_ms']['p50']} ms, "
             f"p99 {found['generator_lag_ms']['p99']} ms"
+        )
+    if figures["servers"] > 1:
+        lines.append(
+            "the players by the server they reach (with the audience): "
+            + "; ".join(
+                f"server {n + 1}: p50 {found['p50']} ms, p99 {found['p99']} ms"
+                for n, found in enumerate(figures["with"]["players_by_server_ms"])
+            )
         )
     change, low, high = p99_change(figures["without"]["players_samples"], figures["with"]["players_samples"])
     lines.append(

@@ -217,6 +217,7 @@ def test_an_audience_split_over_two_processes_is_counted_as_one() -> None:
     assert found["audience_ms"]["max"] <= found["audience_read_ms"]["max"]
     assert found["players_ms"]["max"] <= found["players_read_ms"]["max"]
     assert len(found["players_samples"]) == found["players_ms"]["n"] == found["acts"]
+    assert found["players_by_server_ms"] == [found["players_ms"]]  # (one server: all six on it)
     assert max(found["players_samples"]) == pytest.approx(found["players_ms"]["max"], abs=0.06)
     assert none_left(env) == []
 
