@@ -11,6 +11,8 @@ import { t } from "../i18n.js";
 export const MOST_SECONDS = 10;
 // a hold shorter than this is a tap: the recording goes on until a second tap (or ten seconds)
 const HOLD_MS = 450;
+// how long after a hold's release a tap on "Record again" is the release's own (see `recorderPart`)
+const RELEASE_TAP_MS = 700;
 
 // The room of the page (/room/CODE, /room/CODE/board, /watch/CODE, /album/CODE/SECRET): the
 // album and the replay are drawn from an album, which does not name its room.
@@ -76,7 +78,7 @@ export function boardSound(code, sound) {
 // ---------------------------------------------------------------- recording
 
 // What is being recorded, outside the screen's state (a MediaRecorder is no state to draw from).
-const live = { recorder: null, stream: null, timer: null, tick: null, started: 0, pressed: 0 };
+const live = { recorder: null, stream: null, timer: null, tick: null, started: 0, pressed: 0, released: 0 };
 
 function newRecording(turn = "") {
   return { state: "idle", id: null, seconds: 0, url: null, left: MOST_SECONDS, message: "", turn };
@@ -205,7 +207,10 @@ export function recorderPart(v) {
   };
   // a hold ends at the release; a tap leaves it recording until the next tap
   const release = () => {
-    if (live.pressed && Date.now() - live.pressed >= HOLD_MS) stop();
+    if (live.pressed && Date.now() - live.pressed >= HOLD_MS) {
+      stop();
+      live.released = Date.now();
+    }
     live.pressed = 0;
   };
   const button = h(
@@ -219,6 +224,10 @@ export function recorderPart(v) {
       onpointerdown: press,
       onpointerup: release,
       onpointercancel: release,
+      // A phone follows a finger's release with a tap (a click) where the finger was: the
+      // recording to listen back to and "Record again" take this button's place, and at the foot
+      // of the screen "Record again" comes under the finger — that tap threw the sound away.
+      ontouchend: (event) => event.preventDefault(),
       oncontextmenu: (event) => event.preventDefault(),
       onkeydown: (event) => (event.key === " " || event.key === "Enter") && !event.repeat && press(event),
       onkeyup: (event) => (event.key === " " || event.key === "Enter") && release(),
@@ -228,6 +237,8 @@ export function recorderPart(v) {
     recordLabel(rec),
   );
   const again = () => {
+    // (and should a browser send the release's tap all the same, it is not a tap on this)
+    if (Date.now() - live.released < RELEASE_TAP_MS) return;
     dropRecording(ui);
     draw();
   };
