@@ -207,11 +207,13 @@ export function recorderPart(v) {
   };
   // a hold ends at the release; a tap leaves it recording until the next tap
   const release = () => {
-    if (live.pressed && Date.now() - live.pressed >= HOLD_MS) {
+    const held = live.pressed && Date.now() - live.pressed >= HOLD_MS;
+    if (held) {
       stop();
       live.released = Date.now();
     }
     live.pressed = 0;
+    if (!held) draw(); // (a tap: the button now says a tap stops it, not a release)
   };
   const button = h(
     "button.small.record",
@@ -254,7 +256,7 @@ export function recorderPart(v) {
 
 function recordLabel(rec) {
   if (rec.state === "starting") return t("sound.starting");
-  if (rec.state === "recording") return t("sound.recording", { seconds: rec.left });
+  if (rec.state === "recording") return t(live.pressed ? "sound.recording" : "sound.recording_tapped", { seconds: rec.left });
   return t("sound.hold_to_record", { seconds: MOST_SECONDS });
 }
 
