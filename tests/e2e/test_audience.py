@@ -52,6 +52,17 @@ def join_audience(players: Players, code: str, name: str, *, from_join_page: boo
     return page
 
 
+def test_a_name_typed_on_the_join_page_comes_along_to_watch_and_vote(players: Players) -> None:
+    """Found by a group's play: "Watch and vote" asked again for the name just typed."""
+    seat = create_room_by_api(players.base, "Mara")
+    page = players.open(*PHONE_360, mobile=True)
+    page.goto(f"/join/{seat['code']}")
+    page.fill("input[name=name]", "Zoe")
+    page.get_by_role("link", name="Watch and vote").click()
+    page.wait_for_url(re.compile(rf"/watch/{seat['code']}$"))
+    expect(page.locator("input[name=name]")).to_have_value("Zoe")
+
+
 def crowd_vote(page: Page, index: int) -> None:
     """Tap the ``index``-th card of the table, then the vote button; wait for the vote to be shown."""
     cards = page.locator(".audience-cards .card-button")

@@ -52,9 +52,16 @@ function newToken() {
 }
 
 // The join page's way into the audience ("Watch and vote"); ``primary`` when it is the only way in.
-export function audienceButton(ctx, code, primary = false) {
+// A name typed on the join page comes along (``typed``): it is not asked for twice.
+export function audienceButton(ctx, code, primary = false, typed = () => "") {
   const path = `/watch/${code}`;
-  return h("a.button.watch-vote", { class: primary ? "primary" : "", href: path, onclick: ctx.link(path) }, t("audience.join"));
+  const go = ctx.link(path);
+  const onclick = (event) => {
+    const name = typed().trim();
+    if (name) localStorage.setItem("fabula.name", name);
+    return go(event);
+  };
+  return h("a.button.watch-vote", { class: primary ? "primary" : "", href: path, onclick }, t("audience.join"));
 }
 
 export function audienceScreen(ctx, code) {

@@ -411,7 +411,7 @@ export function joinScreen(ctx, code) {
     markRabbits(summary.members);
     // the audience (watch and vote), beside a seat and first once the seats are taken; or just watch
     const justWatch = h("a.button", { href: `/room/${code}?watch=1`, onclick: ctx.link(`/room/${code}?watch=1`) }, t("join.watch"));
-    const watch = [audienceButton(ctx, code, summary.full || summary.status === "over"), justWatch];
+    const watch = [audienceButton(ctx, code, summary.full || summary.status === "over", () => form.name), justWatch];
     const seated = h(
       "ul.seated",
       {},
