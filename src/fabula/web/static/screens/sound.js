@@ -256,7 +256,9 @@ export function recorderPart(v) {
 
 function recordLabel(rec) {
   if (rec.state === "starting") return t("sound.starting");
-  if (rec.state === "recording") return t(live.pressed ? "sound.recording" : "sound.recording_tapped", { seconds: rec.left });
+  if (rec.state === "recording") {
+    return live.pressed ? t("sound.recording", { seconds: rec.left }) : t("sound.recording_tapped", { seconds: rec.left });
+  }
   return t("sound.hold_to_record", { seconds: MOST_SECONDS });
 }
 

@@ -9,10 +9,10 @@ import { errorText as codeText, markRabbits, memberName } from "./parts.js";
 import { DECK_LINK } from "./pictures.js";
 import { keepAsk, pendingAsk, waitingScreen } from "./waiting.js";
 import { audienceButton } from "./audience.js";
+import { nameField, nameTooLong } from "./name_field.js";
 
 const MODES = CHOICES.modes.map((mode) => mode.name);
 const SEAT_COUNTS = Object.fromEntries(CHOICES.modes.map((mode) => [mode.name, mode.seat_counts]));
-const NAME_MAX = CHOICES.text_max.name;
 const [TIMER_MIN, TIMER_MAX] = CHOICES.timer_seconds;
 const statusText = (status) => ({ lobby: t("home.status_lobby"), playing: t("home.status_playing"), over: t("home.status_over") })[status];
 // "3–12" for a run of counts, "6, 8, 10, 12" (in the reader's language) for a mode that skips some
@@ -95,38 +95,6 @@ function colourPicker(name, colours, chosen, onPick) {
 
 function field(label, input, hint) {
   return h("label.field", {}, h("span.label", {}, label), input, hint ? h("span.hint", {}, hint) : null);
-}
-
-// The name field: a name longer than the server takes is said to be, not silently cut.
-function nameField(form) {
-  // (the page keeps its elements across redraws: the warning shown is found from the field typed in)
-  const say = (warning) => {
-    const length = [...form.name.trim()].length;
-    warning.textContent = length > NAME_MAX ? t("start.name_too_long", { count: length, max: NAME_MAX }) : "";
-    warning.classList.toggle("error", length > NAME_MAX);
-    return warning;
-  };
-  const input = h("input", {
-    name: "name",
-    required: true,
-    value: form.name,
-    autocomplete: "nickname",
-    "data-keep": "name",
-    oninput: (event) => {
-      form.name = event.target.value;
-      const warning = event.target.closest("label")?.querySelector(".name-warning");
-      if (warning) say(warning);
-    },
-  });
-  return h("label.field", {}, h("span.label", {}, t("start.name")), input, say(h("span.hint.name-warning", { "aria-live": "polite" })));
-}
-
-// Whether the name in ``formElement`` is longer than the server takes: if so, the field (its
-// warning under it already says why) gets the focus, and nothing is sent to be refused again.
-function nameTooLong(form, formElement) {
-  if ([...form.name.trim()].length <= NAME_MAX) return false;
-  formElement.querySelector("input[name=name]")?.focus();
-  return true;
 }
 
 function numberInput(key, value, min, max, placeholder) {
