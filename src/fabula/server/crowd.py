@@ -74,6 +74,9 @@ class GameCrowd:
         return self._places[(self.points[audience], votes)]
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def name_order(name: str) -> tuple[str | int, ...]:
     """How names sort among members alike on the leaderboard: as a person reads them, numbers by
     their value and letters whatever their case ("Fan 9" before "Fan 17", which comes before "fan 150").
@@ -81,8 +84,10 @@ def name_order(name: str) -> tuple[str | int, ...]:
     >>> sorted(["Fan 150", "fan 17", "Fan 9", "Ann"], key=name_order)
     ['Ann', 'Fan 9', 'fan 17', 'Fan 150']
     """
-    # (re.split with a group alternates text and digits, text first: the parts always compare alike)
-    return tuple(int(part) if index % 2 else part.casefold() for index, part in enumerate(re.split(r"(\d+)", name)))
+    # (a split on a group alternates text and digits, text first: the parts always compare alike)
+    parts: list[str | int] = list(_DIGITS.split(name.casefold()))
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
 
 
 class Crowd:
@@ -136,8 +141,18 @@ class Crowd:
         game = self.games.get(number)
         if game is None or not game.votes:
             return None
+
+        def standing(a: str) -> tuple[int, int]:
+            return -game.points[a], -game.votes[a]
+
+        # The names order only members alike, and reading every name made a call at 10,000 voters
+        # 15 ms (1.5 ms by the numbers alone): only the names of those as good as the tenth best
+        # are read (4 ms with the points spread, 10 ms with half the voters tied at the top).
+        tenth = standing(heapq.nsmallest(LEADERS, game.votes, key=standing)[-1])
         top = heapq.nsmallest(
-            LEADERS, game.votes, key=lambda a: (-game.points[a], -game.votes[a], name_order(game.names[a]))
+            LEADERS,
+            (a for a in game.votes if standing(a) <= tenth),
+            key=lambda a: (standing(a), name_order(game.names[a])),
         )
         return AlbumAudience(
             voters=len(game.votes),
