@@ -390,8 +390,8 @@ def report(figures: dict[str, Any]) -> list[str]:
         lines.append(
             "the players by the server they reach (with the audience): "
             + "; ".join(
-                f"server {n + 1}: p50 {found['p50']} ms, p99 {found['p99']} ms"
-                for n, found in enumerate(figures["with"]["players_by_server_ms"])
+                f"server {n + 1}: p50 {on_it['p50']} ms, p99 {on_it['p99']} ms"
+                for n, on_it in enumerate(figures["with"]["players_by_server_ms"])
             )
         )
     change, low, high = p99_change(figures["without"]["players_samples"], figures["with"]["players_samples"])
