@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+from unittest.mock import MagicMock
 
 import pytest
 import websockets
@@ -14,8 +15,11 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from fabula.server.cluster.relay import _SHUT, Relaying
-from fabula.server.connections import CLOSE_NO_ROOM, Connection, Outbox, TokenBucket
+from fabula.protocol import Ack
+from fabula.server.cluster.links import Line, Outbound, PeerLink
+from fabula.server.cluster.owners import RoomOwners
+from fabula.server.cluster.relay import _SHUT, LineOutbox, Relaying
+from fabula.server.connections import CLOSE_NO_ROOM, Connection, Outbox, TokenBucket, Watcher
 from fabula.server.local import serving
 from fabula.server.shared_deflate import WRITE_NOW
 
@@ -163,3 +167,51 @@ async def test_the_close_follows_its_error_before_a_client_can_close_first(tmp_p
             assert client.socket is not None
             codes.append(client.socket.close_code)
     assert codes == [CLOSE_NO_ROOM] * 40
+
+
+async def test_an_audience_members_answers_are_paced_across_a_link_and_a_players_are_written_at_once() -> None:
+    """The owner answers thousands of relayed voters at once; the process holding their sockets
+    reads those answers in a few big pieces of its link. Written there and then, each a system
+    call, they held a relayed player's state behind them all: an audience member's messages go
+    paced (the `PACER`'s slices), a player's at once."""
+    wire: list[bytes] = []
+
+    class Transport:
+        def write(self, data: bytes) -> None:
+            wire.append(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+    owner_side = PeerLink(lambda _link, _frame: None, lambda _: None)
+    owner_side.connection_made(cast(asyncio.Transport, Transport()))
+    bucket = TokenBucket(9, 9)
+    voter = Connection("10.0.0.2", bucket, bucket, outbox=LineOutbox(Line(owner_side, 7)), watcher=Watcher("a1", "Fan"))
+    player = Connection("10.0.0.2", bucket, bucket, outbox=LineOutbox(Line(owner_side, 8)), member=0)
+    voter.send(Ack("v1", 12))
+    player.send(Ack("m1", 13))
+    await _turns(1)  # (a link writes its frames at the end of the turn)
+
+    frames: list[Outbound] = []
+    relaying_side = PeerLink(lambda _, frame: frames.append(cast(Outbound, frame)), lambda _: None)
+    relaying_side.data_received(b"".join(wire))
+    assert [(frame.session, frame.paced) for frame in frames] == [(7, True), (8, False)]
+
+    sockets = {}
+    relayed = {}
+    tasks = []
+    for session in (7, 8):
+        sockets[session], outbox, task = await _idle_outbox()
+        relayed[session] = Relaying(Connection("10.0.0.9", bucket, bucket, outbox=outbox))
+        tasks.append(task)
+    owners = RoomOwners(MagicMock(), "test")  # (the link's frames only: no Redis asked)
+    for session, end in relayed.items():
+        owners._relaying[session] = (relaying_side, end)
+    for frame in frames:
+        owners._heard(relaying_side, frame)
+    assert not sockets[7].got, "the voter's answer waits for the pacer"
+    assert [how for how, _ in sockets[8].got] == ["at once"], "the player's is written in the same call"
+    await _turns()
+    assert [how for how, _ in sockets[7].got] == ["at once"]
+    for task in tasks:
+        task.cancel()

@@ -18,7 +18,7 @@ from fabula.rules import Phase, RulesError, numbered_deck
 from fabula.server.ballots import Ballots
 from fabula.server.connections import PACED_PER_TURN, Connection, Outbox, TokenBucket, Watcher
 from fabula.server.entries import Created, CrowdVote, CrowdVoted, Joined, Started
-from fabula.server.fanout import FanOut
+from fabula.server.fanout import FanOut, crowd_gap
 from fabula.server.live_room import LiveRoom
 from fabula.server.metrics import Metrics
 from fabula.server.room import Room
@@ -153,7 +153,17 @@ async def test_a_change_sends_the_players_state_at_once_and_the_watchers_a_slice
     assert "P0" in got[0][0].decode(), "the room as a spectator sees it"
 
 
-async def test_a_newer_state_takes_over_the_rest_of_the_way(tmp_path: Path) -> None:
+async def _delivered(live: LiveRoom, seconds: float = 2.0) -> None:
+    """Until the room's crowd delivery has nothing left to do (it may wait for `crowd_gap`)."""
+    deadline = time.monotonic() + seconds
+    while live.crowd_delivery is not None and not live.crowd_delivery.done:
+        assert time.monotonic() < deadline, "the crowd's delivery did not end"
+        await asyncio.sleep(0.001)
+
+
+async def test_a_newer_state_takes_over_the_rest_of_the_way_then_reaches_those_the_older_one_did(
+    tmp_path: Path,
+) -> None:
     rooms, live = await _room(tmp_path)
     fanout = FanOut(lambda: 30.0)
     watchers = [_connection(live, None) for _ in range(4 * PACED_PER_TURN)]
@@ -161,6 +171,7 @@ async def test_a_newer_state_takes_over_the_rest_of_the_way(tmp_path: Path) -> N
     await asyncio.sleep(0)
     first = [watcher.outbox.drain() for watcher in watchers]
     assert sum(map(len, first)) == PACED_PER_TURN
+    began = time.monotonic()
 
     await rooms.commit(live, Joined(at=2.0, member=3, name="Nell", colour=COLOURS[3], token_hash="h3"))
     fanout.states(live)
@@ -169,14 +180,54 @@ async def test_a_newer_state_takes_over_the_rest_of_the_way(tmp_path: Path) -> N
     for _ in range(10):
         await asyncio.sleep(0)
     then = [watcher.outbox.drain() for watcher in watchers]
+    await _delivered(live)
+    again = [watcher.outbox.drain() for watcher in watchers]
 
     reached_first = {index for index, messages in enumerate(first) if messages}
     assert len(reached_next) == PACED_PER_TURN
     assert not reached_next & reached_first, "those the older state had not reached come first"
-    assert all(b"Nell" in messages[0] for messages in then if messages), "the newest state"
-    assert sum(map(len, first)) + len(reached_next) + sum(map(len, then)) == 5 * PACED_PER_TURN, (
-        "the older one went no further, the newer one to everyone once"
+    assert all(b"Nell" in messages[0] for messages in then + again if messages), "the newest state"
+    assert {index for index, messages in enumerate(again) if messages} == reached_first, (
+        "those the older state reached get the newer one after the others"
     )
+    assert time.monotonic() - began >= crowd_gap(len(watchers)), "(not before the gap)"
+    assert (
+        sum(map(len, first)) + len(reached_next) + sum(map(len, then)) + sum(map(len, again)) == 5 * PACED_PER_TURN
+    ), "the older one went no further, the newer one to everyone once"
+
+
+async def test_the_changes_of_a_burst_reach_a_large_crowd_as_one_state(tmp_path: Path) -> None:
+    """Five changes while the first is on its way to 2,000 watchers: each watcher gets the first
+    (or the newest) and then the newest — at most two states, not six — the second way round
+    `crowd_gap` after the first began."""
+    rooms, live = await _room(tmp_path)
+    fanout = FanOut(lambda: 30.0)
+    watchers = [_connection(live, None) for _ in range(2_000)]
+    fanout.states(live)
+    await asyncio.sleep(0)
+    for member in range(3, 8):
+        await rooms.commit(
+            live, Joined(at=2.0, member=member, name=f"Late {member}", colour=COLOURS[member], token_hash=f"h{member}")
+        )
+        fanout.states(live)
+        await asyncio.sleep(0)
+    sent_at: dict[int, list[float]] = {index: [] for index in range(len(watchers))}
+    got: dict[int, list[bytes]] = {index: [] for index in range(len(watchers))}
+    deadline = time.monotonic() + 5
+    while live.crowd_delivery is not None and not live.crowd_delivery.done:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0)
+        for index, watcher in enumerate(watchers):
+            for data in watcher.outbox.drain():
+                got[index].append(data)
+                sent_at[index].append(time.monotonic())
+
+    assert all(1 <= len(states) <= 2 for states in got.values()), "at most the first and the newest"
+    assert all(b"Late 7" in states[-1] for states in got.values()), "everyone ends with the newest"
+    twice = [index for index, states in got.items() if len(states) == 2]
+    assert twice, "(those the first state reached before the burst get the newest after)"
+    spread = [sent_at[index][1] - sent_at[index][0] for index in twice]
+    assert min(spread) >= crowd_gap(len(watchers)) * 0.9, "the second way round waits for the gap"
 
 
 class _RelayedOutbox(Outbox):
@@ -212,8 +263,7 @@ async def test_each_watchers_standing_follows_its_state_after_a_reveal_even_if_a
     fanout.states(live)  # the reveal: each one's points
     await asyncio.sleep(0)
     fanout.states(live)  # (another round of states, before most were reached: the audience's numbers, say)
-    for _ in range(10):
-        await asyncio.sleep(0)
+    await _delivered(live)
 
     sent = [[json.loads(data) for data in fan.outbox.drain()] for fan in fans]
     for fan, messages in zip(fans, sent, strict=True):
@@ -247,8 +297,8 @@ async def _revealed_to_fans(tmp_path: Path, fans_count: int) -> tuple[Rooms, Liv
     votes = [CrowdVote(f"a{n}", f"Fan {n}", room.game.round, table[n % len(table)], f"v{n}") for n in range(len(fans))]
     await rooms.commit(live, CrowdVoted(at=3.0, votes=votes))
     fanout.states(live)
-    for _ in range(4 * len(fans)):
-        await asyncio.sleep(0)
+    await _delivered(live)
+    await asyncio.sleep(crowd_gap(len(fans)))  # (the next state goes at once)
     for fan in fans:
         fan.outbox.drain()
     while room.game.phase is Phase.VOTE:

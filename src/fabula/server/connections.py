@@ -196,13 +196,19 @@ class Connection:
     watcher: Watcher | None = None
     #: the audience standing last sent to this connection (sent again only when it changes)
     standing: AudienceYou | None = None
+    #: the state last put in the outbox (a crowd's state goes once to each: `CrowdDelivery`)
+    shown: bytes | None = None
 
     def send(self, message: p.AnyServerMessage, *, paced: bool = False) -> None:
+        """Send ``message``; to an audience member always paced (`Outbox.put`): thousands of them
+        are answered at once (a batch of votes stored, a reveal's standings)."""
+        paced = paced or self.watcher is not None
         self.outbox.put(p.encode(message), is_state=isinstance(message, p.State), paced=paced)
 
     def send_state(self, encoded: bytes, *, paced: bool = False) -> None:
         """A `State` encoded once for every connection that sees the same (the spectators',
         ``paced``: `Outbox.put`)."""
+        self.shown = encoded
         self.outbox.put(encoded, is_state=True, paced=paced)
 
     def close(self) -> None:

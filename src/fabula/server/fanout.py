@@ -8,7 +8,8 @@ not their own doing.
 
 The audience's numbers (how many watch, how many voted) change with every join, leave and
 batch of votes: those changes send no state of their own at once, but one states' round at most
-every `NUMBERS_SECONDS` (any other change takes the newest numbers along sooner).
+every `NUMBERS_SECONDS` (any other change takes the newest numbers along sooner). And a large
+crowd gets the changes of a burst together: its states go out at most once every `crowd_gap`.
 """
 
 from __future__ import annotations
@@ -30,47 +31,96 @@ NUMBERS_SECONDS = 1.0
 #: (of which `PACED_PER_TURN` sent, those that changed).
 LOOKED_PER_TURN = 8 * PACED_PER_TURN
 
+#: A crowd's states go out at most once every this many seconds per watcher (`crowd_gap`).
+GAP_PER_WATCHER = 30e-6
+#: ... and never further apart than this.
+MAX_GAP = 0.5
+
+
+def crowd_gap(watchers: int) -> float:
+    """How long after a state began going to a room's ``watchers`` the next may begin: the
+    changes that come meanwhile go out together, as the newest state.
+
+    A state costs each watcher a send, and a room's changes come in bursts (five players play
+    within a second): at 10,000 watchers every change sent to all kept both cores of the machine
+    busy, and the players' moves waited behind it (docs/deploy.md, *The audience*). A table
+    watched by a TV and a few friends is not held back (a millisecond); 2,000 watchers get a
+    state at most every 0.06 s, 10,000 every 0.3 s.
+
+    >>> [round(crowd_gap(watchers), 3) for watchers in (3, 2_000, 10_000, 50_000)]
+    [0.0, 0.06, 0.3, 0.5]
+    """
+    return min(MAX_GAP, watchers * GAP_PER_WATCHER)
+
 
 class CrowdDelivery:
-    """A state on its way to a room's spectators and audience: `PACED_PER_TURN` connections a turn
-    of the event loop; then, after a change that may have moved them (a reveal, a new round), each
-    audience member's standing where it changed, as many a turn. Between two turns the loop reads
-    its sockets, so a move that arrives meanwhile waits for a slice, not for thousands of sends; a
-    newer state takes over the rest of the way (`supersede`), as an outbox keeps only the newest
-    state it has not sent.
+    """The newest state on its way to a room's spectators and audience: `PACED_PER_TURN`
+    connections a turn of the event loop; then, after a change that may have moved them (a
+    reveal, a new round), each audience member's standing where it changed, as many a turn.
+    Between two turns the loop reads its sockets, so a move that arrives meanwhile waits for a
+    slice, not for thousands of sends.
+
+    A newer state that comes before this one has reached everyone takes its place (`newer`): the
+    rest of the way gets the newer one, and those the older one reached get it on another way
+    round, `crowd_gap` after this one began — the changes of a burst go out as one. A newer
+    state that comes while the standings are looked at begins a delivery of its own (`supersede`),
+    `crowd_gap` after this one began too.
 
     The state reaches the whole crowd before anyone's standing: the table is what everyone looks
     at, and at 10,000 watchers the standings looked at along with it held the last watchers'
     state back by their whole cost (docs/deploy.md, *The audience*)."""
 
-    def __init__(self, live: LiveRoom, state: bytes | None, *, standings: bool) -> None:
+    def __init__(self, live: LiveRoom, state: bytes | None, *, standings: bool, not_before: float = 0.0) -> None:
         self.live, self.state, self.standings = live, state, standings
-        #: the connections to go to, taken at the first turn (relayed ones first: `_take`)
+        #: the connections to go to, taken at the first turn of each way round (relayed ones
+        #: first: `_take`)
         self._watchers: list[Connection] | None = None
         self._at = 0
-        #: those an older state had not reached when this one took over: they come first
-        self._behind: list[Connection] = []
+        #: when this way round began (the loop's clock), and whether a newer state came meanwhile
+        self.began: float | None = None
+        self._again = False
         #: the audience members whose standing an older delivery had not looked at yet
         self._owed: list[Connection] = []
         #: the audience members whose standing this one looks at, once the state has gone to all
         self._looking: list[Connection] | None = None
         self._looked = 0
-        self._handle: asyncio.Handle | None = asyncio.get_running_loop().call_soon(self._step)
+        loop = asyncio.get_running_loop()
+        self._handle: asyncio.Handle | None = (
+            loop.call_at(not_before, self._step) if not_before > loop.time() else loop.call_soon(self._step)
+        )
+
+    @property
+    def sending_state(self) -> bool:
+        """Whether the state has not reached everyone yet (waiting to begin, or on its way)."""
+        return self._handle is not None and self._looking is None
+
+    @property
+    def done(self) -> bool:
+        """Whether nothing is left to do: the state everywhere, the standings looked at."""
+        return self._handle is None
+
+    def next_begins(self) -> float:
+        """When a state after this one may begin (the loop's clock)."""
+        if self.began is None or self._watchers is None:
+            return 0.0
+        return self.began + crowd_gap(len(self._watchers))
+
+    def newer(self, state: bytes | None, *, standings: bool) -> None:
+        """A newer ``state`` (None: the same) takes this one's place while it is `sending_state`."""
+        if state is not None:
+            self.state = state
+            if self._watchers is not None:  # (some have the older one)
+                self._again = True
+        self.standings = self.standings or standings
 
     def supersede(self, newer: CrowdDelivery) -> None:
-        """``newer`` goes to everyone, first to those this one has not reached yet: this one stops
-        here (the standings it still owed, ``newer`` looks at)."""
+        """``newer`` goes to everyone: this one stops here (the standings it still owed, ``newer``
+        looks at)."""
         if self._handle is None:
             return
         self._handle.cancel()
         self._handle = None
-        if self._looking is None:  # the state not yet everywhere
-            # (starting over from the first would keep the last waiting while states keep coming)
-            newer._behind = self._behind if self._watchers is None else self._watchers[self._at :]
-            newer.standings = newer.standings or self.standings
-            owed = self._owed
-        else:
-            owed = self._looking[self._looked :]
+        owed = self._owed if self._looking is None else self._looking[self._looked :]
         if not newer.standings:
             newer._owed = owed
 
@@ -80,30 +130,30 @@ class CrowdDelivery:
             return []
         # a relayed connection's message is a list entry here, and the same message to all of them
         # crosses the peer link as one frame if they are sent in one turn: they go first, together
-        # (and so are never among those an older state had not reached)
         relayed, own = presence.watchers()
-        if self._behind:
-            behind = set(self._behind)
-            own = [c for c in self._behind if c.member is None and not c.outbox.relayed] + [
-                c for c in own if c not in behind
-            ]
         return relayed + own
 
     def _step(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._looking is None:
             if self._watchers is None:
-                self._watchers = self._take()
+                self._watchers, self._at, self.began = self._take(), 0, loop.time()
             if self.state is None or not self._send_state():
+                if self._again:  # (a newer state came on the way: to those who have an older one)
+                    due = self.next_begins()
+                    self._again, self._watchers = False, None
+                    self._handle = loop.call_at(due, self._step)
+                    return
                 self._looking = [c for c in self._watchers if c.watcher is not None] if self.standings else self._owed
         else:
             self._look_at_standings()
         if self._looking is not None and self._looked >= len(self._looking):
             self._handle = None
         else:
-            self._handle = asyncio.get_running_loop().call_soon(self._step)
+            self._handle = loop.call_soon(self._step)
 
     def _send_state(self) -> bool:
-        """The state to the next slice of watchers; whether some are left."""
+        """The state to the next slice of watchers (but those who have it); whether some are left."""
         assert self._watchers is not None
         assert self.state is not None
         watchers, at, state = self._watchers, self._at, self.state
@@ -111,10 +161,11 @@ class CrowdDelivery:
         while at < len(watchers) and sent < PACED_PER_TURN:
             connection = watchers[at]
             at += 1
+            if connection.outbox.closed or connection.shown is state:
+                continue
             if not connection.outbox.relayed:
                 sent += 1
-            if not connection.outbox.closed:
-                connection.send_state(state)
+            connection.send_state(state)
         self._at = at
         return at < len(watchers)
 
@@ -187,9 +238,14 @@ class FanOut:
         # the watchers' from the next turn of the event loop on, a slice a turn
         standings = self.standings_due(live)
         if None in encoded or standings:
-            delivery = CrowdDelivery(live, encoded.get(None), standings=standings)
-            if live.crowd_delivery is not None:
-                live.crowd_delivery.supersede(delivery)
+            under_way = live.crowd_delivery
+            if under_way is not None and under_way.sending_state:
+                under_way.newer(encoded.get(None), standings=standings)
+                return
+            not_before = 0.0 if under_way is None else under_way.next_begins()
+            delivery = CrowdDelivery(live, encoded.get(None), standings=standings, not_before=not_before)
+            if under_way is not None:
+                under_way.supersede(delivery)
             live.crowd_delivery = delivery
 
     def state_for(self, live: LiveRoom, member: int | None) -> bytes:

@@ -84,11 +84,15 @@ class Inbound(msgspec.Struct, frozen=True, tag="in"):
 
 class Outbound(msgspec.Struct, frozen=True, tag="out"):
     """A message for a relayed connection's client; ``state``: a room state, which replaces an
-    unsent older one in the client's outbox."""
+    unsent older one in the client's outbox; ``paced``: for an audience member (an answer to a
+    vote, say), sent out paced as a crowd's state is — a link's frames read in one go can hold
+    thousands, and each written to its socket there and then held a relayed player's state
+    behind them all."""
 
     session: int
     data: bytes
     state: bool = False
+    paced: bool = False
 
 
 class Broadcast(msgspec.Struct, frozen=True, tag="all"):
@@ -127,7 +131,7 @@ class PeerLink(asyncio.Protocol):
         self._write_due = False
         #: the latest outbound message, with the sessions it goes to so far: the same bytes for
         #: several connections in a row make one `Broadcast` (`send_out`)
-        self._shared: tuple[bytes, bool, list[int]] | None = None
+        self._shared: tuple[bytes, bool, bool, list[int]] | None = None
         self.transport: asyncio.Transport | None = None
         #: the other side said the deployment's secret (a served link; an opened one is trusted)
         self.trusted = False
@@ -184,25 +188,25 @@ class PeerLink(asyncio.Protocol):
             self._unwritten += (_LENGTH.pack(len(data)), data)
             self._due()
 
-    def send_out(self, session: int, data: bytes, state: bool) -> None:
+    def send_out(self, session: int, data: bytes, state: bool, paced: bool = False) -> None:
         """A message for relayed connection ``session``'s client. The very same ``data`` for
         several sessions in a row (a state shared by every spectator) goes as one frame."""
         if self.transport is None or self.transport.is_closing():
             return
         shared = self._shared
-        if shared is not None and shared[0] is data and shared[1] == state:
-            shared[2].append(session)
+        if shared is not None and shared[0] is data and shared[1] == state and shared[2] == paced:
+            shared[3].append(session)
             return
         self._flush_shared()
-        self._shared = (data, state, [session])
+        self._shared = (data, state, paced, [session])
         self._due()
 
     def _flush_shared(self) -> None:
         if self._shared is None:
             return
-        data, state, sessions = self._shared
+        data, state, paced, sessions = self._shared
         self._shared = None
-        frame = Outbound(sessions[0], data, state) if len(sessions) == 1 else Broadcast(sessions, data, state)
+        frame = Outbound(sessions[0], data, state, paced) if len(sessions) == 1 else Broadcast(sessions, data, state)
         encoded = _encode(frame)
         self._unwritten += (_LENGTH.pack(len(encoded)), encoded)
 
@@ -245,8 +249,8 @@ class Line:
     def inbound(self, data: bytes) -> None:
         self.link.send(Inbound(self.session, data))
 
-    def outbound(self, data: bytes, state: bool) -> None:
-        self.link.send_out(self.session, data, state)
+    def outbound(self, data: bytes, state: bool, paced: bool = False) -> None:
+        self.link.send_out(self.session, data, state, paced)
 
     def shut(self, code: int | None = None) -> None:
         self.link.send(Shut(self.session, code))

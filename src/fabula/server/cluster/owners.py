@@ -290,7 +290,7 @@ class RoomOwners:
         if isinstance(frame, Outbound):
             relaying = self._relaying.get(frame.session)
             if relaying is not None and relaying[0] is link:
-                relaying[1].received(frame.data, frame.state)
+                relaying[1].received(frame.data, frame.state, shared=frame.paced)
         elif isinstance(frame, Broadcast):
             for session in frame.sessions:
                 relaying = self._relaying.get(session)

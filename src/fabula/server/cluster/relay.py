@@ -47,9 +47,8 @@ class LineOutbox(Outbox):
         self.line = line
 
     def put(self, data: bytes, *, is_state: bool = False, paced: bool = False) -> None:
-        del paced  # (the relaying process paces what it sends to a crowd)
-        if not self.closed:
-            self.line.outbound(data, is_state)
+        if not self.closed:  # (the relaying process paces what is ``paced``, and a crowd's state)
+            self.line.outbound(data, is_state, paced)
 
 
 class Hosted:
