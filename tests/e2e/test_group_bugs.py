@@ -780,3 +780,25 @@ def test_chinese_names_get_different_rabbits_and_the_scores_and_track_have_two_l
     toggle = page.locator(".track summary").inner_text()
     assert heading != toggle, (heading, toggle)
     assert card_sources(page, ".hand-card img")
+
+
+def test_a_double_tap_on_a_card_on_a_busy_phone_chooses_it(players: Players) -> None:
+    """A double tap on a card is one tap: it chooses the card. On a phone busy drawing after the
+    first tap, the second tap's handler ran more than 500 ms later and let the card go again;
+    the gap is now the one between the taps themselves (the events' stamps)."""
+    seat = create_room_by_api(players.base, "Mara", options={"first_storyteller": 0})
+    phone = players.phone()
+    open_seat(phone, players.base, seat["code"], seat)
+    add_bots(phone, 2)
+    start_game(phone)
+    cards = phone.locator(".hand-card .card-button")
+    expect(cards).to_have_count(7)
+    phone.evaluate(
+        """() => document.addEventListener("click", () => {
+            const start = performance.now();
+            while (performance.now() - start < 650) {}
+        })"""
+    )
+    cards.first.dblclick()
+    phone.wait_for_timeout(1500)
+    expect(cards.first).to_have_attribute("aria-pressed", "true")

@@ -150,10 +150,10 @@ export function audienceScreen(ctx, code) {
     return a.you && a.you.round === game.round ? a.you.vote : (a.me?.votes?.[roundKey(game.round)] ?? null);
   }
 
-  function choose(card) {
-    const now = Date.now();
-    const again = a.lastTap.card === card && now - a.lastTap.at < DOUBLE_TAP_MS; // (a double tap: one)
-    a.lastTap = { card, at: now };
+  // ``at``: the tap's own stamp (its event's timeStamp), not when a busy phone got round to it
+  function choose(card, at) {
+    const again = a.lastTap.card === card && at - a.lastTap.at < DOUBLE_TAP_MS; // (a double tap: one)
+    a.lastTap = { card, at };
     if (a.sending || again) return;
     a.chosen = a.chosen === card ? null : card;
     a.message = "";
@@ -360,7 +360,7 @@ export function audienceScreen(ctx, code) {
               "aria-pressed": chosen ? "true" : "false",
               "aria-label": t("table.card_slot", { slot: entry.slot }),
               "data-keep": `crowd-slot-${entry.slot}`,
-              onclick: () => choose(entry.card),
+              onclick: (event) => choose(entry.card, event.timeStamp),
             },
             cardImage(entry.card, { width: 400 }),
             h("span.slot-number", {}, entry.slot),

@@ -13,16 +13,16 @@ export function actionsPart(v) {
   // Whether a tap on a card should change nothing: the move already made is still on its way (it
   // would go as chosen then, whatever the screen showed after), or it is the second tap of a
   // double tap on the same card, with no move made between (a tap chooses or lets go: the second
-  // undid the first).
-  function tapIgnored(card) {
-    const now = Date.now();
-    const again = ui.lastTap.card === card && now - ui.lastTap.at < DOUBLE_TAP_MS;
-    ui.lastTap = { card, at: now };
+  // undid the first). ``at``: the tap's own stamp (its event's timeStamp) — a phone busy drawing
+  // after the first tap runs the second one's handler later than the finger made it.
+  function tapIgnored(card, at) {
+    const again = ui.lastTap.card === card && at - ui.lastTap.at < DOUBLE_TAP_MS;
+    ui.lastTap = { card, at };
     return ui.sending || again;
   }
 
-  function chooseSlot(game, slot) {
-    if (tapIgnored(`slot-${slot}`)) return;
+  function chooseSlot(game, slot, at) {
+    if (tapIgnored(`slot-${slot}`, at)) return;
     const votes = legalOf("vote");
     const reds = legalOf("red");
     // the party storyteller votes first, then places the red token (both stay changeable)
@@ -54,8 +54,8 @@ export function actionsPart(v) {
     draw();
   }
 
-  function chooseHandCard(game, card) {
-    if (tapIgnored(card)) return;
+  function chooseHandCard(game, card, at) {
+    if (tapIgnored(card, at)) return;
     const many = game.phase === "play" ? game.cards_to_play || 1 : 1;
     if (ui.hand.includes(card)) ui.hand = ui.hand.filter((c) => c !== card);
     else ui.hand = many === 1 ? [card] : [...ui.hand, card].slice(-many);
