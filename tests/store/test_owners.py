@@ -137,8 +137,8 @@ class End:
         self.heard: list[bytes] = []
         self.closed: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
 
-    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
-        del state, shared
+    def received(self, data: bytes, state: bool, *, paced: bool = False) -> None:
+        del state, paced
         self.heard.append(data)
 
     def ended(self, code: int | None) -> None:

@@ -77,7 +77,7 @@ class CrowdDelivery:
         self._watchers: list[Connection] | None = None
         self._at = 0
         #: when this way round began (the loop's clock), and whether a newer state came meanwhile
-        self.began: float | None = None
+        self._began: float | None = None
         self._again = False
         #: the audience members whose standing an older delivery had not looked at yet
         self._owed: list[Connection] = []
@@ -101,9 +101,9 @@ class CrowdDelivery:
 
     def next_begins(self) -> float:
         """When a state after this one may begin (the loop's clock)."""
-        if self.began is None or self._watchers is None:
+        if self._began is None or self._watchers is None:
             return 0.0
-        return self.began + crowd_gap(len(self._watchers))
+        return self._began + crowd_gap(len(self._watchers))
 
     def newer(self, state: bytes | None, *, standings: bool) -> None:
         """A newer ``state`` (None: the same) takes this one's place while it is `sending_state`."""
@@ -120,9 +120,10 @@ class CrowdDelivery:
             return
         self._handle.cancel()
         self._handle = None
-        owed = self._owed if self._looking is None else self._looking[self._looked :]
+        # (only called once the state is everywhere: while it is on its way a newer one takes its place)
+        assert self._looking is not None
         if not newer.standings:
-            newer._owed = owed
+            newer._owed = self._looking[self._looked :]
 
     def _take(self) -> list[Connection]:
         presence = self.live.presence
@@ -137,7 +138,7 @@ class CrowdDelivery:
         loop = asyncio.get_running_loop()
         if self._looking is None:
             if self._watchers is None:
-                self._watchers, self._at, self.began = self._take(), 0, loop.time()
+                self._watchers, self._at, self._began = self._take(), 0, loop.time()
             if self.state is None or not self._send_state():
                 if self._again:  # (a newer state came on the way: to those who have an older one)
                     due = self.next_begins()

@@ -230,9 +230,9 @@ class PeerLink(asyncio.Protocol):
 class Peer(Protocol):
     """One end of a relayed connection: what hears of the traffic from the other end."""
 
-    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
-        """A message from the other end (``state``: a room state, from the owner; ``shared``:
-        the same for many connections, a crowd's, sent out paced)."""
+    def received(self, data: bytes, state: bool, *, paced: bool = False) -> None:
+        """A message from the other end (``state``: a room state, from the owner; ``paced``: sent
+        out in the `Pacer`'s slices — a crowd's state, an audience member's own messages)."""
 
     def ended(self, code: int | None) -> None:
         """The other end closed the connection (with WebSocket close ``code``), or the link broke

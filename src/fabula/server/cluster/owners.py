@@ -290,12 +290,12 @@ class RoomOwners:
         if isinstance(frame, Outbound):
             relaying = self._relaying.get(frame.session)
             if relaying is not None and relaying[0] is link:
-                relaying[1].received(frame.data, frame.state, shared=frame.paced)
+                relaying[1].received(frame.data, frame.state, paced=frame.paced)
         elif isinstance(frame, Broadcast):
             for session in frame.sessions:
                 relaying = self._relaying.get(session)
                 if relaying is not None and relaying[0] is link:
-                    relaying[1].received(frame.data, frame.state, shared=True)
+                    relaying[1].received(frame.data, frame.state, paced=True)
         elif isinstance(frame, Answer):
             waiting = self._answers.get(frame.request)
             if waiting is not None and waiting[0] is link and not waiting[1].done():

@@ -79,8 +79,8 @@ class Hosted:
         self.serving = asyncio.create_task(self._serve(), name=f"relayed connection {code}")
         metrics.hosted.inc()
 
-    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
-        del state, shared  # (only the owner sends states, and to a crowd)
+    def received(self, data: bytes, state: bool, *, paced: bool = False) -> None:
+        del state, paced  # (only the owner sends states, and to a crowd)
         self._inbox.put_nowait(data)
 
     def ended(self, code: int | None) -> None:
@@ -105,8 +105,8 @@ class Relaying:
         self.connection = connection
         self.closing = CLOSE_RECONNECT
 
-    def received(self, data: bytes, state: bool, *, shared: bool = False) -> None:
-        self.connection.outbox.put(data, is_state=state, paced=shared)
+    def received(self, data: bytes, state: bool, *, paced: bool = False) -> None:
+        self.connection.outbox.put(data, is_state=state, paced=paced)
 
     def ended(self, code: int | None) -> None:
         self.closing = CLOSE_RECONNECT if code is None else code
