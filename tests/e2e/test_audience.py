@@ -63,6 +63,24 @@ def test_a_name_typed_on_the_join_page_comes_along_to_watch_and_vote(players: Pl
     expect(page.locator("input[name=name]")).to_have_value("Zoe")
 
 
+def test_a_too_long_name_to_watch_with_is_said_and_the_join_waits_for_a_shorter_one(players: Players) -> None:
+    seat = create_room_by_api(players.base, "Mara")
+    page = players.open(*PHONE_360, mobile=True)
+    page.goto(f"/watch/{seat['code']}")
+    join = page.get_by_role("button", name="Watch and vote")
+    page.fill("input[name=name]", "Z" * 27)
+    expect(page.locator(".name-warning")).to_have_text("27 characters: a name has 24 at most.")
+    expect(page.locator(".name-warning")).to_have_class(re.compile(r"\berror\b"))
+    expect(join).to_be_disabled()
+    expect(page.locator("input[name=name]")).to_be_focused()  # (the field kept under the finger)
+    shot(page, "audience-name-too-long")
+    page.fill("input[name=name]", "Zoe")
+    expect(page.locator(".name-warning")).to_have_text("")
+    expect(page.locator(".name-warning")).not_to_have_class(re.compile(r"\berror\b"))
+    join.click()
+    expect(page.locator(".audience-badge")).to_have_text("audience · Zoe")
+
+
 def crowd_vote(page: Page, index: int) -> None:
     """Tap the ``index``-th card of the table, then the vote button; wait for the vote to be shown."""
     cards = page.locator(".audience-cards .card-button")

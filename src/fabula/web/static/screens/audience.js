@@ -5,7 +5,6 @@
 // crowd's vote went, whether you were right and your points; at the game over the album with the
 // audience's leaderboard. The browser keeps its audience token per room (localStorage): a reload
 // is the same audience member, with the same vote and points.
-import { CHOICES } from "../choices.js";
 import { h } from "../dom.js";
 import { listText, t } from "../i18n.js";
 import { api, DOUBLE_TAP_MS, Table } from "../net.js";
@@ -17,11 +16,11 @@ import { createAlbumView } from "./album.js";
 import { cardImage, cardViewer, describeCards, errorText, markRabbits, memberName, roundLine, scoreTrack, sideName, sides, tickCountdowns, timeLeft } from "./parts.js";
 import { roundParts } from "./reveal.js";
 import { pausedWords, phaseTimer } from "./room/clock.js";
+import { nameField, tooLongName } from "./name_field.js";
 import { roomCode } from "./room/streamer.js";
 import { soundPlayer } from "./sound.js";
 
 const KEPT = "fabula.audience";
-const NAME_MAX = CHOICES.text_max.name;
 
 function kept() {
   try {
@@ -177,8 +176,7 @@ export function audienceScreen(ctx, code) {
   const people = () => roomPeople(a.room, null);
 
   function nameForm() {
-    const length = [...a.name.trim()].length;
-    const tooLong = length > NAME_MAX;
+    const tooLong = tooLongName(a.name);
     return h(
       "form.card-panel.audience-join",
       {
@@ -196,23 +194,7 @@ export function audienceScreen(ctx, code) {
       },
       h("h2", {}, t("audience.title", { code })),
       h("p", {}, t("audience.intro")),
-      h(
-        "label.field",
-        {},
-        h("span.label", {}, t("start.name")),
-        h("input", {
-          name: "name",
-          required: true,
-          value: a.name,
-          autocomplete: "nickname",
-          "data-keep": "audience-name",
-          oninput: (event) => {
-            a.name = event.target.value;
-            draw();
-          },
-        }),
-        h("span.hint.name-warning", { class: tooLong ? "error" : "", "aria-live": "polite" }, tooLong ? t("start.name_too_long", { count: length, max: NAME_MAX }) : ""),
-      ),
+      nameField(a, { keep: "audience-name", onInput: draw }),
       a.message ? h("p.error", { role: "alert" }, a.message) : null,
       h(
         "div.actions",

@@ -7,8 +7,14 @@ import { t } from "../i18n.js";
 
 const NAME_MAX = CHOICES.text_max.name;
 
-// The name field: a name longer than the server takes is said to be, not silently cut.
-export function nameField(form) {
+// Whether ``name`` is longer than the server takes.
+export function tooLongName(name) {
+  return [...name.trim()].length > NAME_MAX;
+}
+
+// The name field: a name longer than the server takes is said to be, not silently cut. ``keep``:
+// the input's key across redraws; ``onInput``: called after each change (a page that draws from it).
+export function nameField(form, { keep = "name", onInput = null } = {}) {
   // (the page keeps its elements across redraws: the warning shown is found from the field typed in)
   const say = (warning) => {
     const length = [...form.name.trim()].length;
@@ -21,11 +27,12 @@ export function nameField(form) {
     required: true,
     value: form.name,
     autocomplete: "nickname",
-    "data-keep": "name",
+    "data-keep": keep,
     oninput: (event) => {
       form.name = event.target.value;
       const warning = event.target.closest("label")?.querySelector(".name-warning");
       if (warning) say(warning);
+      onInput?.();
     },
   });
   return h("label.field", {}, h("span.label", {}, t("start.name")), input, say(h("span.hint.name-warning", { "aria-live": "polite" })));
@@ -34,7 +41,7 @@ export function nameField(form) {
 // Whether the name in ``formElement`` is longer than the server takes: if so, the field (its
 // warning under it already says why) gets the focus, and nothing is sent to be refused again.
 export function nameTooLong(form, formElement) {
-  if ([...form.name.trim()].length <= NAME_MAX) return false;
+  if (!tooLongName(form.name)) return false;
   formElement.querySelector("input[name=name]")?.focus();
   return true;
 }
